@@ -1,0 +1,279 @@
+"""Backend selection: which framework a call runs on.
+
+Two rules decide it:
+
+* A call with array arguments runs on the framework those arrays belong to. The
+  framework is read off ``type(x)`` (its class's module), cached per type, so
+  deciding never imports a framework.
+* A call without array arguments (creation, random) runs on the *current*
+  backend: the innermost :func:`use_backend` context, else :func:`set_backend`,
+  else the ``HEDERA_BACKEND`` environment variable, else ``"numpy"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import importlib
+import importlib.util
+import os
+from types import ModuleType
+from typing import Any, Iterator
+
+from .errors import (
+    BackendMismatchError,
+    BackendNotInstalledError,
+    NotAnArrayError,
+    UnknownBackendError,
+)
+
+__all__ = [
+    "BACKENDS",
+    "available_backends",
+    "backend_of",
+    "current_backend",
+    "load_backend",
+    "namespace",
+    "set_backend",
+    "use_backend",
+]
+
+# backend name -> (framework module to import, pip requirement that installs it)
+BACKENDS: dict[str, tuple[str, str]] = {
+    "numpy": ("numpy", "numpy"),
+    "torch": ("torch", "hedera[torch]  (or: pip install torch)"),
+    "jax": ("jax", "hedera[jax]  (or: pip install jax)"),
+    "tensorflow": ("tensorflow", "hedera[tensorflow]  (or: pip install tensorflow)"),
+    "mxnet": ("mxnet", "mxnet==1.9.1 numpy==1.23.5  (a separate environment; see docs/backends.md)"),
+}
+
+# top-level package of an array's class -> backend name
+_ROOT_TO_BACKEND: dict[str, str] = {
+    "numpy": "numpy",
+    "torch": "torch",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "tensorflow": "tensorflow",
+    "keras": "tensorflow",
+    "mxnet": "mxnet",
+}
+
+_LOADED: dict[str, ModuleType] = {}
+_TYPE_TO_BACKEND: dict[type, str | None] = {}
+
+
+def load_backend(name: str) -> ModuleType:
+    """Import and return the namespace ``hedera.backends.<name>``, importing its framework.
+
+    Raises
+    ------
+    UnknownBackendError
+        If ``name`` is not a backend hedera knows.
+    BackendNotInstalledError
+        If the framework is not installed; the message says how to install it.
+    """
+    try:
+        return _LOADED[name]
+    except (KeyError, TypeError):
+        pass
+    if name not in BACKENDS:
+        raise UnknownBackendError(
+            f"backend: unknown backend {name!r}; expected one of {sorted(BACKENDS)}"
+        )
+    framework, requirement = BACKENDS[name]
+    if importlib.util.find_spec(framework) is None:
+        raise BackendNotInstalledError(
+            f"backend {name!r} needs the {framework!r} package, which is not installed; "
+            f"install it with: pip install {requirement}"
+        )
+    module = importlib.import_module(f"hedera.backends.{name}")
+    _LOADED[name] = module
+    return module
+
+
+def available_backends() -> list[str]:
+    """Names of the backends whose frameworks are installed (found without importing them)."""
+    return [n for n, (fw, _) in BACKENDS.items() if importlib.util.find_spec(fw) is not None]
+
+
+def backend_name_of_type(t: type) -> str | None:
+    """The backend name for arrays of type ``t``, or ``None`` if ``t`` is not a known array type."""
+    try:
+        return _TYPE_TO_BACKEND[t]
+    except KeyError:
+        pass
+    name = None
+    for cls in t.__mro__:
+        name = _ROOT_TO_BACKEND.get(cls.__module__.partition(".")[0])
+        if name is not None:
+            break
+    _TYPE_TO_BACKEND[t] = name
+    return name
+
+
+def backend_of(x: Any) -> str:
+    """The name of the backend ``x`` belongs to (``"torch"`` for a ``torch.Tensor``).
+
+    Raises
+    ------
+    NotAnArrayError
+        If ``x`` is not an array of a known framework.
+    """
+    name = backend_name_of_type(type(x))
+    if name is None:
+        raise NotAnArrayError(f"x: expected an array of a known framework, got {type(x).__name__}")
+    return name
+
+
+def namespace(x_or_name: Any) -> ModuleType:
+    """The backend namespace for an array, or for a backend name.
+
+    ``hd.namespace(torch.ones(2))`` and ``hd.namespace("torch")`` both return
+    ``hedera.backends.torch``, a complete Array API namespace over torch tensors.
+    """
+    if isinstance(x_or_name, str):
+        return load_backend(x_or_name)
+    return load_backend(backend_of(x_or_name))
+
+
+# ---- current backend ---------------------------------------------------------------
+
+_context_backend: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "hedera_backend", default=None
+)
+_global_backend: str | None = None
+
+
+def current_backend() -> str:
+    """The backend that calls without array arguments run on.
+
+    Precedence: the innermost :func:`use_backend` context, then
+    :func:`set_backend`, then the ``HEDERA_BACKEND`` environment variable, then
+    ``"numpy"``.
+    """
+    name = _context_backend.get()
+    if name is not None:
+        return name
+    if _global_backend is not None:
+        return _global_backend
+    return os.environ.get("HEDERA_BACKEND") or "numpy"
+
+
+def current_namespace() -> ModuleType:
+    """The namespace of :func:`current_backend`."""
+    return load_backend(current_backend())
+
+
+def set_backend(name: str | None) -> None:
+    """Set the process-wide default backend (``None`` restores the environment/numpy default).
+
+    The framework is imported now, so a bad name fails here rather than at first use.
+    """
+    global _global_backend
+    if name is not None:
+        load_backend(name)
+    _global_backend = name
+
+
+@contextlib.contextmanager
+def use_backend(name: str) -> Iterator[ModuleType]:
+    """Run the body with ``name`` as the current backend; yields its namespace.
+
+    Uses a :class:`contextvars.ContextVar`, so threads and asyncio tasks each see
+    their own setting.
+    """
+    module = load_backend(name)
+    token = _context_backend.set(name)
+    try:
+        yield module
+    finally:
+        _context_backend.reset(token)
+
+
+# ---- resolving a call's namespace from its arguments ----------------------------------
+
+
+_SEQUENCE_PARAMS = frozenset({"arrays", "operands", "arrays_and_dtypes"})
+
+
+def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> ModuleType:
+    """The namespace for a call whose array-capable arguments are ``args``.
+
+    Python scalars and ``None`` take the arrays' backend. Sequences (``concat``'s
+    ``arrays``) are looked into.
+
+    Raises
+    ------
+    NotAnArrayError
+        If no argument is an array of a known framework.
+    BackendMismatchError
+        If arrays of two frameworks are mixed; the message names both.
+    """
+    found: dict[str, str] = {}
+    for arg, argname in zip(args, argnames):
+        items = arg if argname in _SEQUENCE_PARAMS and isinstance(arg, (list, tuple)) else (arg,)
+        for item in items:
+            if item is None or isinstance(item, (int, float, complex)) and not hasattr(item, "dtype"):
+                continue
+            name = backend_name_of_type(type(item))
+            if name is None:
+                raise NotAnArrayError(
+                    f"{fname}: {argname} must be an array of a known framework or a Python scalar, "
+                    f"got {type(item).__name__}"
+                )
+            found.setdefault(name, argname)
+    if not found:
+        described = ", ".join(f"{n}={type(a).__name__}" for a, n in zip(args, argnames))
+        raise NotAnArrayError(
+            f"{fname}: expected at least one array argument of a known framework, got {described}"
+        )
+    if len(found) > 1:
+        parts = ", ".join(f"{arg!r} is {name}" for name, arg in found.items())
+        raise BackendMismatchError(
+            f"{fname}: arrays of different backends in one call ({parts}); "
+            f"convert one with hd.asarray(x, backend=...)"
+        )
+    return load_backend(next(iter(found)))
+
+
+def _types_of(arrays: tuple[Any, ...]) -> Any:
+    if len(arrays) == 1 and not isinstance(arrays[0], (list, tuple)):
+        return type(arrays[0])
+    key: list[type] = []
+    for a in arrays:
+        if isinstance(a, (list, tuple)):
+            key.append(type(a))
+            key.extend(type(item) for item in a)
+        else:
+            key.append(type(a))
+    return tuple(key)
+
+
+def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[str, ...]) -> Any:
+    """Slow path of a front function: find (and cache by argument types) the backend function.
+
+    Called when the per-function cache has no entry for these argument types, and
+    on every call of functions taking sequences of arrays (``concat``), whose key
+    includes each element's type.
+    """
+    key = _types_of(arrays)
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable type object: resolve without caching
+        key = None
+    ns = resolve(qualname, arrays, argnames)
+    target: Any = ns
+    for part in qualname.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            from .errors import UnsupportedError
+
+            raise UnsupportedError(
+                f"{qualname} is not available on the {ns.__name__.rsplit('.', 1)[-1]} backend"
+            ) from None
+    if key is not None:
+        cache[key] = target
+    return target

@@ -1,0 +1,229 @@
+"""Pieces every backend shares: device spelling, axis normalisation, the inspection API.
+
+Framework-free: each backend passes in what differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .. import dtypes as _hd_dtypes
+from ..errors import InvalidArgumentError, InvalidAxisError
+
+_KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps": "gpu"}
+
+
+def parse_device(device: str, argname: str = "device") -> tuple[str, int]:
+    """Split a hedera device string into ``(kind, index)``: ``"gpu:1"`` -> ``("gpu", 1)``, ``"cpu"`` -> ``("cpu", 0)``.
+
+    ``"cuda"`` is accepted as a spelling of ``"gpu"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For anything else, naming ``argname``.
+    """
+    kind, _, index = device.lower().partition(":")
+    if kind not in _KIND_OF_DEVICE or (index and not index.isdigit()):
+        raise InvalidArgumentError(
+            f"{argname}: expected a device such as 'cpu', 'gpu' or 'gpu:0', got {device!r}"
+        )
+    return _KIND_OF_DEVICE[kind], int(index or 0)
+
+
+def device_string(kind: str, index: int) -> str:
+    """hedera's spelling of a device: ``"cpu"``, or ``"gpu:0"``/``"tpu:0"`` with the index."""
+    return "cpu" if kind == "cpu" else f"{kind}:{index}"
+
+
+def normalize_axis(axis: int, ndim: int, argname: str = "axis") -> int:
+    """``axis`` as a non-negative index into ``ndim`` dimensions.
+
+    Raises
+    ------
+    InvalidAxisError
+        If ``axis`` is outside ``[-ndim, ndim)``.
+    """
+    if not -ndim <= axis < max(ndim, 1):
+        raise InvalidAxisError(
+            f"{argname}={axis} is out of range for an array of {ndim} dimensions; "
+            f"expected an integer in [{-ndim}, {max(ndim, 1) - 1}]"
+        )
+    return axis % max(ndim, 1)
+
+
+def normalize_axes(axis: int | Sequence[int] | None, ndim: int, argname: str = "axis") -> tuple[int, ...]:
+    """``axis`` (an int, a sequence of ints, or None for all) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        return (normalize_axis(axis, ndim, argname),)
+    out = tuple(sorted(normalize_axis(a, ndim, argname) for a in axis))
+    if len(set(out)) != len(out):
+        raise InvalidAxisError(f"{argname}={tuple(axis)} repeats an axis")
+    return out
+
+
+_STANDARD_DTYPES = tuple(
+    d for d in _hd_dtypes.all_dtypes if d.name not in ("float16", "bfloat16")
+)
+_KIND_MEMBERS = {
+    "bool": ("bool",),
+    "signed integer": ("int8", "int16", "int32", "int64"),
+    "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
+    "integral": ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
+    "real floating": ("float32", "float64"),
+    "complex floating": ("complex64", "complex128"),
+    "numeric": ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float32", "float64", "complex64", "complex128"),
+}  # fmt: skip
+
+
+class NamespaceInfo:
+    """The standard's inspection API (``xp.__array_namespace_info__()``), shared by every backend.
+
+    Parameters
+    ----------
+    native_dtypes : dict
+        Standard dtype name -> the framework's dtype object, for the dtypes it has.
+    default_dtypes : dict
+        ``{"real floating": ..., "complex floating": ..., "integral": ..., "indexing": ...}``.
+    devices : callable
+        Returns the framework's devices, in its native form.
+    default_device : callable
+        Returns the default device.
+    capabilities : dict
+        ``{"boolean indexing": bool, "data-dependent shapes": bool, "max dimensions": int | None}``.
+    """
+
+    def __init__(
+        self,
+        native_dtypes: dict[str, Any],
+        default_dtypes: dict[str, Any],
+        devices: Callable[[], list[Any]],
+        default_device: Callable[[], Any],
+        capabilities: dict[str, Any],
+    ) -> None:
+        self._native = native_dtypes
+        self._defaults = default_dtypes
+        self._devices = devices
+        self._default_device = default_device
+        self._capabilities = capabilities
+
+    def capabilities(self) -> dict[str, Any]:
+        return dict(self._capabilities)
+
+    def default_device(self) -> Any:
+        return self._default_device()
+
+    def devices(self) -> list[Any]:
+        return list(self._devices())
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        return dict(self._defaults)
+
+    def dtypes(self, *, device: Any = None, kind: str | tuple[str, ...] | None = None) -> dict[str, Any]:
+        if kind is None:
+            names = [d.name for d in _STANDARD_DTYPES]
+        else:
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            names = []
+            for k in kinds:
+                if k not in _KIND_MEMBERS:
+                    raise InvalidArgumentError(
+                        f"kind: unknown dtype kind {k!r}; expected one of {sorted(_KIND_MEMBERS)}"
+                    )
+                names += [n for n in _KIND_MEMBERS[k] if n not in names]
+        return {n: self._native[n] for n in names if n in self._native}
+
+
+# ---- the standard's named-tuple results, shared so every backend returns the same classes ----
+
+from typing import NamedTuple  # noqa: E402
+
+
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class TopKResult(NamedTuple):
+    values: Any
+    indices: Any
+
+
+PAD_MODES = ("constant", "reflect", "symmetric", "edge", "wrap")
+
+
+def normalize_pad_width(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
+    """NumPy-style ``pad_width`` (an int, a ``(before, after)`` pair, or one pair per axis) as one pair per axis.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``pad_width`` has another form or a negative width.
+    """
+    try:
+        if isinstance(pad_width, int):
+            pairs = ((pad_width, pad_width),) * ndim
+        else:
+            items = [tuple(p) if isinstance(p, (tuple, list)) else p for p in pad_width]
+            if len(items) == 2 and all(isinstance(p, int) for p in items):
+                pairs = (tuple(items),) * ndim
+            elif len(items) == 1 and isinstance(items[0], tuple):
+                pairs = (items[0],) * ndim
+            else:
+                pairs = tuple(tuple(int(v) for v in p) for p in items)
+        if len(pairs) != ndim or any(len(p) != 2 or min(p) < 0 for p in pairs):
+            raise ValueError
+        return tuple((int(a), int(b)) for a, b in pairs)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(
+            f"pad_width: expected an int, a (before, after) pair, or {ndim} such pairs of "
+            f"non-negative ints, got {pad_width!r}"
+        ) from None
+
+
+def check_pad_mode(mode: str) -> None:
+    if mode not in PAD_MODES:
+        raise InvalidArgumentError(f"mode: unknown padding mode {mode!r}; expected one of {PAD_MODES}")
+
+
+def check_index_update_op(op: str) -> None:
+    if op not in ("set", "add", "multiply", "min", "max"):
+        raise InvalidArgumentError(
+            f"op: expected one of 'set', 'add', 'multiply', 'min', 'max', got {op!r}"
+        )

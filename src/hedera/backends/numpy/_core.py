@@ -1,0 +1,37 @@
+"""dtype and device conversions for the numpy backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes as _hd
+from ...errors import UnsupportedError
+from .._common import parse_device
+
+BACKEND = "numpy"
+
+
+def native_dtype(dtype: Any) -> Any:
+    """A numpy dtype for ``dtype`` (a hedera dtype, a numpy dtype, or None -> None)."""
+    if dtype is None:
+        return None
+    if isinstance(dtype, _hd.DType):
+        if dtype.dtype is None:
+            raise _hd.unsupported(BACKEND, dtype)
+        return dtype.dtype
+    if isinstance(dtype, str):
+        return native_dtype(_hd.as_hedera_dtype(dtype))
+    if isinstance(dtype, np.dtype) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
+        return np.dtype(dtype)
+    return native_dtype(_hd.as_hedera_dtype(dtype))
+
+
+def check_device(device: Any) -> None:
+    """numpy arrays live on the CPU; anything else is an error."""
+    if device is None or device == "cpu":
+        return
+    if isinstance(device, str) and parse_device(device)[0] == "cpu":
+        return
+    raise UnsupportedError(f"device: the numpy backend has only the 'cpu' device, got {device!r}")

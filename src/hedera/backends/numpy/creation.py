@@ -1,0 +1,109 @@
+"""Array creation functions (numpy backend)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from ._core import check_device, native_dtype
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]  # fmt: skip
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    check_device(device)
+    return np.arange(start, stop, step, dtype=native_dtype(dtype))
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    check_device(device)
+    dt = native_dtype(dtype)
+    if copy is True:
+        return np.array(obj, dtype=dt, copy=True)
+    out = np.asarray(obj, dtype=dt)
+    if copy is False and out is not obj and not (isinstance(obj, np.ndarray) and np.shares_memory(out, obj)):
+        raise InvalidArgumentError("copy=False: asarray would need to copy obj")
+    return out
+
+
+def empty(shape, *, dtype=None, device=None):
+    check_device(device)
+    return np.empty(shape, dtype=native_dtype(dtype) or np.float64)
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    check_device(device)
+    return np.empty_like(x, dtype=native_dtype(dtype))
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    check_device(device)
+    return np.eye(n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    check_device(device)
+    out = np.from_dlpack(x)
+    return out.copy() if copy else out
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    check_device(device)
+    dt = native_dtype(dtype)
+    if dt is None and isinstance(fill_value, (bool, int, float, complex)):
+        dt = np.asarray(fill_value).dtype  # Python scalar -> the default dtype of its kind
+    return np.full(shape, fill_value, dtype=dt)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    check_device(device)
+    return np.full_like(x, fill_value, dtype=native_dtype(dtype))
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    check_device(device)
+    dt = native_dtype(dtype)
+    if dt is None:
+        dt = np.complex128 if isinstance(start, complex) or isinstance(stop, complex) else np.float64
+    return np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise InvalidArgumentError(f"indexing: expected 'xy' or 'ij', got {indexing!r}")
+    return tuple(np.meshgrid(*arrays, indexing=indexing))
+
+
+def ones(shape, *, dtype=None, device=None):
+    check_device(device)
+    return np.ones(shape, dtype=native_dtype(dtype) or np.float64)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    check_device(device)
+    return np.ones_like(x, dtype=native_dtype(dtype))
+
+
+def tril(x, /, *, k=0):
+    return np.tril(x, k)
+
+
+def triu(x, /, *, k=0):
+    return np.triu(x, k)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    check_device(device)
+    return np.zeros(shape, dtype=native_dtype(dtype) or np.float64)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    check_device(device)
+    return np.zeros_like(x, dtype=native_dtype(dtype))
+
+

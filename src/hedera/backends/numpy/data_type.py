@@ -1,0 +1,37 @@
+"""Data type functions (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes as _hd
+from ._core import check_device, native_dtype
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    check_device(device)
+    return x.astype(native_dtype(dtype), copy=copy)
+
+
+def can_cast(from_, to, /):
+    return _hd.can_cast(from_.dtype if hasattr(from_, "shape") else from_, to)
+
+
+def finfo(type, /):
+    return np.finfo(native_dtype(type.dtype if hasattr(type, "shape") else type))
+
+
+def iinfo(type, /):
+    return np.iinfo(native_dtype(type.dtype if hasattr(type, "shape") else type))
+
+
+def isdtype(dtype, kind):
+    return _hd.isdtype(dtype, kind)
+
+
+def result_type(*arrays_and_dtypes):
+    return np.result_type(
+        *(native_dtype(a) if isinstance(a, (_hd.DType, str)) else a for a in arrays_and_dtypes)
+    )

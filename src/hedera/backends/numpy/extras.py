@@ -1,0 +1,126 @@
+"""hedera's functions beyond the standard (numpy backend).
+
+Every backend has these with the same signatures; their semantics are documented
+here once, and the other backends follow them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
+from ._core import native_dtype
+from .statistical import cumulative_prod, cumulative_sum
+
+__all__ = [
+    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
+    "pad", "scatter_nd", "split", "to_numpy", "top_k",
+]  # fmt: skip
+
+cumsum = cumulative_sum
+cumprod = cumulative_prod
+
+
+def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether ``|x1 - x2| <= atol + rtol * |x2|`` everywhere (broadcasting); a Python bool."""
+    return bool(np.allclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Element-wise ``|x1 - x2| <= atol + rtol * |x2|``, as a boolean array."""
+    return np.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def einsum(subscripts, /, *operands):
+    """Einstein summation over ``operands``, in NumPy's subscript notation (``"ij,jk->ik"``)."""
+    return np.einsum(subscripts, *operands)
+
+
+def _batch_index(x_shape, indices, batch_dims):
+    idx = [indices[..., k] for k in range(indices.shape[-1])]
+    batch = []
+    for b in range(batch_dims):
+        shape = [1] * (indices.ndim - 1)
+        shape[b] = x_shape[b]
+        batch.append(np.arange(x_shape[b]).reshape(shape))
+    return tuple(batch + idx)
+
+
+def gather_nd(x, indices, /, *, batch_dims=0):
+    """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd``.
+
+    ``indices`` has shape ``(*batch, *outer, K)``: each last-axis vector indexes the
+    first ``K`` axes of ``x`` after its ``batch_dims`` leading (batch) axes. The
+    result has shape ``(*batch, *outer, *x.shape[batch_dims + K:])``.
+    """
+    indices = np.asarray(indices)
+    return x[_batch_index(np.shape(x), indices, batch_dims)]
+
+
+def scatter_nd(indices, updates, shape, /):
+    """A zero array of ``shape`` with ``updates`` added at ``indices``, as ``tf.scatter_nd``.
+
+    ``indices`` has shape ``(*outer, K)`` and ``updates`` ``(*outer, *shape[K:])``;
+    repeated indices are summed.
+    """
+    out = np.zeros(shape, dtype=np.asarray(updates).dtype)
+    np.add.at(out, tuple(np.moveaxis(np.asarray(indices), -1, 0)), updates)
+    return out
+
+
+def logsumexp(x, /, *, axis=None, keepdims=False):
+    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
+    """One-hot encoding of integer ``indices``: a new axis of size ``num_classes`` at ``axis``.
+
+    Out-of-range indices give all-zero rows. ``dtype`` defaults to the backend's
+    default floating dtype.
+    """
+    out = np.expand_dims(indices, -1) == np.arange(num_classes)
+    out = out.astype(native_dtype(dtype) or np.float64)
+    return np.moveaxis(out, -1, normalize_axis(axis, np.ndim(indices) + 1))
+
+
+def pad(x, /, pad_width, *, mode="constant", constant_values=0):
+    """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
+    check_pad_mode(mode)
+    widths = normalize_pad_width(pad_width, np.ndim(x))
+    if mode == "constant":
+        return np.pad(x, widths, mode="constant", constant_values=constant_values)
+    return np.pad(x, widths, mode=mode)
+
+
+def split(x, indices_or_sections, /, *, axis=0):
+    """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence)."""
+    if isinstance(indices_or_sections, int) and np.shape(x)[axis] % indices_or_sections:
+        raise InvalidArgumentError(
+            f"indices_or_sections: {indices_or_sections} does not divide axis {axis} "
+            f"of size {np.shape(x)[axis]}"
+        )
+    return tuple(np.split(x, indices_or_sections, axis=axis))
+
+
+def top_k(x, k, /, *, axis=-1, largest=True):
+    """The ``k`` largest (or smallest) elements along ``axis`` and their indices, sorted.
+
+    Among equal elements the lower index comes first.
+    """
+    if not 0 <= k <= np.shape(x)[axis]:
+        raise InvalidArgumentError(f"k: expected 0 <= k <= {np.shape(x)[axis]}, got {k}")
+    from .sorting import argsort
+
+    order = argsort(x, axis=axis, descending=largest, stable=True)
+    idx = np.take(order, np.arange(k), axis=axis)
+    return TopKResult(np.take_along_axis(x, idx, axis=axis), idx)
+
+
+def to_numpy(x, /):
+    """``x`` as a NumPy array (numpy arrays come back as they are)."""
+    return np.asarray(x)

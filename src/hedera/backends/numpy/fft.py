@@ -1,0 +1,85 @@
+"""The ``fft`` extension (numpy backend).
+
+numpy < 2 computes in double precision; results are cast back so that the
+dtype follows the input, as the standard requires.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._core import check_device, native_dtype
+
+__all__ = [
+    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
+]  # fmt: skip
+
+_COMPLEX_OF = {np.dtype("float32"): np.complex64, np.dtype("complex64"): np.complex64}
+_REAL_OF = {np.dtype("float32"): np.float32, np.dtype("complex64"): np.float32}
+
+
+def _complex(x, out):
+    return out.astype(_COMPLEX_OF.get(np.asarray(x).dtype, np.complex128), copy=False)
+
+
+def _real(x, out):
+    return out.astype(_REAL_OF.get(np.asarray(x).dtype, np.float64), copy=False)
+
+
+def fft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _complex(x, np.fft.fft(x, n=n, axis=axis, norm=norm))
+
+
+def ifft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _complex(x, np.fft.ifft(x, n=n, axis=axis, norm=norm))
+
+
+def fftn(x, /, *, s=None, axes=None, norm="backward"):
+    return _complex(x, np.fft.fftn(x, s=s, axes=axes, norm=norm))
+
+
+def ifftn(x, /, *, s=None, axes=None, norm="backward"):
+    return _complex(x, np.fft.ifftn(x, s=s, axes=axes, norm=norm))
+
+
+def rfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _complex(x, np.fft.rfft(x, n=n, axis=axis, norm=norm))
+
+
+def irfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _real(x, np.fft.irfft(x, n=n, axis=axis, norm=norm))
+
+
+def rfftn(x, /, *, s=None, axes=None, norm="backward"):
+    return _complex(x, np.fft.rfftn(x, s=s, axes=axes, norm=norm))
+
+
+def irfftn(x, /, *, s=None, axes=None, norm="backward"):
+    return _real(x, np.fft.irfftn(x, s=s, axes=axes, norm=norm))
+
+
+def hfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _real(x, np.fft.hfft(x, n=n, axis=axis, norm=norm))
+
+
+def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _complex(x, np.fft.ihfft(x, n=n, axis=axis, norm=norm))
+
+
+def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    check_device(device)
+    return np.fft.fftfreq(n, d=d).astype(native_dtype(dtype) or np.float64)
+
+
+def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    check_device(device)
+    return np.fft.rfftfreq(n, d=d).astype(native_dtype(dtype) or np.float64)
+
+
+def fftshift(x, /, *, axes=None):
+    return np.fft.fftshift(x, axes=axes)
+
+
+def ifftshift(x, /, *, axes=None):
+    return np.fft.ifftshift(x, axes=axes)

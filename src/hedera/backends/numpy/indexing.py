@@ -1,0 +1,38 @@
+"""Indexing functions (numpy backend), plus the functional indexed update behind ``hd.at``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._common import check_index_update_op
+
+__all__ = ["index_get", "index_update", "take", "take_along_axis"]
+
+take_along_axis = np.take_along_axis
+
+
+def take(x, indices, /, *, axis=None):
+    if axis is None and np.ndim(x) != 1:
+        raise ValueError("axis: must be given for arrays of more than one dimension")
+    return np.take(x, indices, axis=axis)
+
+
+def index_get(x, index, /):
+    return x[index]
+
+
+_ACCUMULATE = {"add": np.add, "multiply": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def index_update(x, index, values, /, *, op="set"):
+    """A copy of ``x`` with ``values`` written (``op="set"``) or combined into ``x[index]``.
+
+    Repeated indices accumulate for every op but ``"set"`` (``ufunc.at``).
+    """
+    check_index_update_op(op)
+    out = np.array(x, copy=True)
+    if op == "set":
+        out[index] = values
+    else:
+        _ACCUMULATE[op].at(out, index, values)
+    return out

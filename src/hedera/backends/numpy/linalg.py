@@ -1,0 +1,98 @@
+"""The ``linalg`` extension (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
+from ._core import native_dtype
+from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]  # fmt: skip
+
+det = np.linalg.det
+eigvalsh = np.linalg.eigvalsh
+inv = np.linalg.inv
+matrix_power = np.linalg.matrix_power
+outer = np.outer
+
+
+def cholesky(x, /, *, upper=False):
+    lower = np.linalg.cholesky(x)
+    return np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+
+
+def cross(x1, x2, /, *, axis=-1):
+    return np.cross(x1, x2, axis=axis)
+
+
+def diagonal(x, /, *, offset=0):
+    return np.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def eigh(x, /):
+    return EighResult(*np.linalg.eigh(x))
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    return np.linalg.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def _default_rtol(x):
+    return max(np.shape(x)[-2:]) * np.finfo(x.dtype).eps
+
+
+def matrix_rank(x, /, *, rtol=None):
+    s = np.linalg.svd(x, compute_uv=False)
+    rtol = _default_rtol(x) if rtol is None else np.asarray(rtol)[..., None]
+    tol = np.max(s, axis=-1, keepdims=True, initial=0.0) * rtol
+    return np.count_nonzero(s > tol, axis=-1)
+
+
+def pinv(x, /, *, rtol=None):
+    return np.linalg.pinv(x, rcond=_default_rtol(x) if rtol is None else rtol)
+
+
+def qr(x, /, *, mode="reduced"):
+    return QRResult(*np.linalg.qr(x, mode=mode))
+
+
+def slogdet(x, /):
+    return SlogdetResult(*np.linalg.slogdet(x))
+
+
+def solve(x1, x2, /):
+    # the standard treats a 1-d x2 as a vector, and otherwise as a stack of matrices
+    if np.ndim(x2) == 1:
+        return np.linalg.solve(x1, x2[..., None])[..., 0]
+    return np.linalg.solve(x1, x2)
+
+
+def svd(x, /, *, full_matrices=True):
+    return SVDResult(*np.linalg.svd(x, full_matrices=full_matrices))
+
+
+def svdvals(x, /):
+    return np.linalg.svd(x, compute_uv=False)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    return np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=native_dtype(dtype)))
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    axes = normalize_axes(axis, np.ndim(x))
+    a = np.abs(x)
+    if ord == np.inf:
+        out = np.max(a, axis=axes, keepdims=keepdims)
+    elif ord == -np.inf:
+        out = np.min(a, axis=axes, keepdims=keepdims)
+    elif ord == 0:
+        out = np.sum(a != 0, axis=axes, keepdims=keepdims).astype(a.dtype)
+    else:
+        out = np.sum(a**ord, axis=axes, keepdims=keepdims) ** (1.0 / ord)
+    return np.asarray(out, dtype=a.dtype)

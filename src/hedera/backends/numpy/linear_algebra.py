@@ -1,0 +1,26 @@
+"""Linear algebra functions of the main namespace (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+matmul = np.matmul
+
+
+def matrix_transpose(x, /):
+    if np.ndim(x) < 2:
+        raise ValueError("matrix_transpose: x must have at least two dimensions")
+    return np.swapaxes(x, -1, -2)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    return np.tensordot(x1, x2, axes=axes)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    if np.shape(x1)[axis] != np.shape(x2)[axis]:
+        raise ValueError("vecdot: x1 and x2 must have the same size along axis")
+    x1, x2 = np.broadcast_arrays(x1, x2)
+    return np.sum(np.conj(x1) * x2, axis=axis)

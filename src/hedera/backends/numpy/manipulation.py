@@ -1,0 +1,68 @@
+"""Manipulation functions (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+broadcast_to = np.broadcast_to
+moveaxis = np.moveaxis
+
+
+def broadcast_arrays(*arrays):
+    return tuple(np.broadcast_arrays(*arrays))
+
+
+def concat(arrays, /, *, axis=0):
+    return np.concatenate(arrays, axis=axis)
+
+
+def expand_dims(x, /, axis):
+    return np.expand_dims(x, axis)
+
+
+def flip(x, /, *, axis=None):
+    return np.flip(x, axis=axis)
+
+
+def permute_dims(x, /, axes):
+    return np.transpose(x, axes)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    return np.repeat(x, repeats, axis=axis)
+
+
+def reshape(x, /, shape, *, copy=None):
+    if copy is True:
+        return np.reshape(x, shape).copy()
+    out = np.reshape(x, shape)
+    if copy is False and not np.shares_memory(out, x) and out.size:
+        raise InvalidArgumentError("copy=False: this reshape needs a copy")
+    return out
+
+
+def roll(x, /, shift, *, axis=None):
+    return np.roll(x, shift, axis=axis)
+
+
+def squeeze(x, /, axis):
+    return np.squeeze(x, axis=axis)
+
+
+def stack(arrays, /, *, axis=0):
+    return np.stack(arrays, axis=axis)
+
+
+def tile(x, repetitions, /):
+    return np.tile(x, repetitions)
+
+
+def unstack(x, /, *, axis=0):
+    return tuple(np.moveaxis(x, axis, 0))

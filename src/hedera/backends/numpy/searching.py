@@ -1,0 +1,31 @@
+"""Searching functions (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+where = np.where
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return np.asarray(np.argmax(x, axis=axis, keepdims=keepdims))
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return np.asarray(np.argmin(x, axis=axis, keepdims=keepdims))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    return np.asarray(np.count_nonzero(x, axis=axis, keepdims=keepdims), dtype=np.int64)
+
+
+def nonzero(x, /):
+    if np.ndim(x) == 0:
+        raise ValueError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
+    return tuple(np.nonzero(x))
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    return np.searchsorted(x1, x2, side=side, sorter=sorter)

@@ -1,0 +1,38 @@
+"""Set functions (numpy backend). NaNs are distinct values, as the standard says."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
+
+__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+
+
+def isin(x1, x2, /, *, invert=False):
+    return np.isin(x1, x2, invert=invert)
+
+
+def _unique(x, **flags):
+    try:
+        return np.unique(np.reshape(x, -1), equal_nan=False, **flags)
+    except TypeError:  # numpy < 1.24 has no equal_nan and keeps NaNs distinct already
+        return np.unique(np.reshape(x, -1), **flags)
+
+
+def unique_all(x, /):
+    values, indices, inverse, counts = _unique(x, return_index=True, return_inverse=True, return_counts=True)
+    return UniqueAllResult(values, indices, np.reshape(inverse, np.shape(x)), counts)
+
+
+def unique_counts(x, /):
+    return UniqueCountsResult(*_unique(x, return_counts=True))
+
+
+def unique_inverse(x, /):
+    values, inverse = _unique(x, return_inverse=True)
+    return UniqueInverseResult(values, np.reshape(inverse, np.shape(x)))
+
+
+def unique_values(x, /):
+    return _unique(x)

@@ -1,0 +1,58 @@
+"""Statistical functions (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._core import native_dtype
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+
+def _cumulative(op, identity, x, axis, dtype, include_initial):
+    if axis is None:
+        if np.ndim(x) > 1:
+            raise ValueError("axis: must be given for arrays of more than one dimension")
+        axis = 0
+    out = op(x, axis=axis, dtype=native_dtype(dtype))
+    if include_initial:
+        shape = list(np.shape(out))
+        shape[axis] = 1
+        out = np.concatenate([np.full(shape, identity, dtype=out.dtype), out], axis=axis)
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(np.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(np.cumprod, 1, x, axis, dtype, include_initial)
+
+
+def max(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    return np.prod(x, axis=axis, dtype=native_dtype(dtype), keepdims=keepdims)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
+    return np.sum(x, axis=axis, dtype=native_dtype(dtype), keepdims=keepdims)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return np.std(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return np.var(x, axis=axis, ddof=correction, keepdims=keepdims)

@@ -1,0 +1,21 @@
+"""Utility functions (numpy backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["all", "any", "diff"]
+
+
+def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return np.all(x, axis=axis, keepdims=keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return np.any(x, axis=axis, keepdims=keepdims)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    # numpy treats prepend=None as a value to prepend, so pass only what was given
+    extra = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+    return np.diff(x, n=n, axis=axis, **extra)

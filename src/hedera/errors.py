@@ -1,0 +1,85 @@
+"""hedera's exception hierarchy.
+
+Every error hedera raises for bad input is a :class:`HederaError` *and* the
+matching built-in exception, so existing ``except ValueError`` / ``except
+TypeError`` clauses keep working. The same bad input raises the same class on
+every backend; messages name the offending argument and what was expected.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "HederaError",
+    "BackendError",
+    "UnknownBackendError",
+    "BackendNotInstalledError",
+    "BackendMismatchError",
+    "NotAnArrayError",
+    "InvalidAxisError",
+    "ShapeError",
+    "BroadcastError",
+    "DtypeError",
+    "UnsupportedDtypeError",
+    "UnsupportedError",
+    "InvalidArgumentError",
+    "NoAutodiffError",
+]
+
+
+class HederaError(Exception):
+    """Base class of every exception hedera raises on purpose."""
+
+
+class BackendError(HederaError):
+    """Base class of errors about backends themselves."""
+
+
+class UnknownBackendError(BackendError, ValueError):
+    """A backend name that hedera does not know (``hd.use_backend("caffe")``)."""
+
+
+class BackendNotInstalledError(BackendError, ImportError):
+    """The backend is known but its framework is not installed; the message says how to install it."""
+
+
+class BackendMismatchError(BackendError, TypeError):
+    """Arrays of two different frameworks were passed to one call."""
+
+
+class NotAnArrayError(HederaError, TypeError):
+    """An argument that must be an array (of a known framework) was something else."""
+
+
+class InvalidAxisError(HederaError, ValueError, IndexError):
+    """An ``axis`` argument is out of range for the array's rank.
+
+    Subclasses both ``ValueError`` and ``IndexError``, like NumPy's ``AxisError``.
+    """
+
+
+class ShapeError(HederaError, ValueError):
+    """Array shapes that do not fit the operation (``matmul`` of ``(2, 3)`` by ``(4, 5)``, say)."""
+
+
+class BroadcastError(ShapeError):
+    """Array shapes that do not broadcast together."""
+
+
+class DtypeError(HederaError, TypeError):
+    """An array of a dtype the function does not accept (``bitwise_and`` on floats, say)."""
+
+
+class UnsupportedDtypeError(DtypeError):
+    """The backend's framework has no such dtype (``uint32`` on torch, say). Never converted silently."""
+
+
+class UnsupportedError(HederaError, NotImplementedError):
+    """The backend cannot do this operation; the message says why and, where possible, what to use."""
+
+
+class InvalidArgumentError(HederaError, ValueError):
+    """A non-array argument has a wrong value (an unknown ``mode`` string, a negative size, ...)."""
+
+
+class NoAutodiffError(HederaError, NotImplementedError):
+    """Automatic differentiation was requested from a backend that has none (numpy)."""
