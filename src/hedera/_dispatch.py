@@ -276,4 +276,6 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
             ) from None
     if key is not None:
         cache[key] = target
+        if type(key) is tuple and all(k is key[0] for k in key):
+            cache[key[0]] = target  # the front's fast path looks up the common type alone
     return target
