@@ -17,6 +17,25 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from hedera._api import FUNCTIONS, Function  # noqa: E402
+from hedera._summaries import SUMMARIES  # noqa: E402
+
+# generic descriptions of recurring parameters, for the generated numpydoc docstrings
+PARAM_DOCS = {
+    "x": "array\n        Input array, native to any backend.",
+    "x1": "array or Python scalar\n        First input; broadcasts with x2.",
+    "x2": "array or Python scalar\n        Second input; broadcasts with x1.",
+    "condition": "array\n        Boolean array selecting x1 (true) or x2 (false).",
+    "arrays": "sequence of arrays\n        Arrays of one backend.",
+    "axis": "int or tuple of ints, optional\n        Axis or axes to operate along; negative values count from the end.",
+    "axes": "int or tuple of ints\n        Axes; negative values count from the end.",
+    "keepdims": "bool\n        Keep reduced axes as axes of size one.",
+    "dtype": "dtype, optional\n        A hedera dtype (``hd.float32``), a native dtype, or a name.",
+    "device": "device, optional\n        ``\"cpu\"``, ``\"gpu\"``, ``\"gpu:N\"``, or a native device object.",
+    "shape": "int or tuple of ints\n        Output shape.",
+    "copy": "bool, optional\n        True: always copy; False: never copy (error if needed); None: copy if needed.",
+    "indices": "array\n        Integer indices.",
+    "norm": "{\"backward\", \"ortho\", \"forward\"}\n        Normalisation mode.",
+}
 
 # the front functions written by hand in hedera/_front_manual.py
 MANUAL = {"asarray", "isdtype", "result_type", "can_cast", "finfo", "iinfo"}
@@ -87,18 +106,37 @@ def _pyname(fn: Function) -> str:
     return fn.name if fn.namespace == "core" else f"{fn.namespace}_{fn.name}"
 
 
+def _docstring(fn: Function) -> str:
+    lines = [SUMMARIES[fn.qualname], ""]
+    if fn.array_params:
+        lines.append(f"Runs on the backend of ``{'``, ``'.join(fn.array_params)}``; Python scalars follow the arrays.")
+    else:
+        lines.append("Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).")
+    if fn.standard:
+        lines.append(
+            f"Semantics: the Python Array API standard 2024.12, "
+            f"https://data-apis.org/array-api/2024.12/API_specification/generated/"
+            f"array_api.{fn.qualname}.html"
+        )
+    else:
+        lines.append(f"hedera extension; semantics in ``hedera.backends.numpy.{fn.qualname}``.")
+    documented = [p for p in fn.param_names if p in PARAM_DOCS]
+    if documented:
+        lines += ["", "Parameters", "----------"]
+        for p in documented:
+            kind, _, text = PARAM_DOCS[p].partition("\n")
+            lines += [f"{p} : {kind}", "    " + text.strip()]
+    lines += ["", "Returns", "-------", "array or tuple of arrays", "    Native arrays of the same backend."]
+    body = "\n".join(("    " + line) if line else "" for line in lines)
+    return '    """' + body.lstrip() + '\n    """'
+
+
 def generate_function(fn: Function) -> str:
     py, call = _pyname(fn), _call_args(fn)
     cache = f"_c_{py}"
     arrays = fn.array_params
     locals_dict = "{" + ", ".join(f"{n!r}: {n}" for n in fn.param_names) + "}"
-    doc = (
-        f'    """``{fn.qualname}``: see the Array API standard.\n\n'
-        f"    Dispatches on the type of ``{'``, ``'.join(arrays) or 'no argument'}``; returns native arrays.\n"
-        '    """'
-        if fn.standard
-        else f'    """``{fn.qualname}``: hedera extension; see ``hedera.backends.numpy.{fn.qualname}``."""'
-    )
+    doc = _docstring(fn)
     lines = [f"{cache}: dict = {{}}", "", "", f"def {py}({_annotated(fn)}) -> Any:", doc]
     if not arrays:
         lines.append(f"    f = _current_namespace().{fn.qualname}")

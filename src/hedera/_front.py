@@ -160,9 +160,22 @@ _c_arange: dict = {}
 
 
 def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``arange``: see the Array API standard.
+    """Evenly spaced values in the half-open interval [start, stop), like Python's range.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.arange.html
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().arange
     try:
@@ -176,9 +189,24 @@ _c_empty: dict = {}
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``empty``: see the Array API standard.
+    """An uninitialised array of the given shape.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.empty.html
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        Output shape.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().empty
     try:
@@ -192,9 +220,24 @@ _c_empty_like: dict = {}
 
 
 def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``empty_like``: see the Array API standard.
+    """An uninitialised array with the shape (and, by default, dtype and device) of x.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.empty_like.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_empty_like[type(x)]
@@ -211,9 +254,22 @@ _c_eye: dict = {}
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``eye``: see the Array API standard.
+    """A two-dimensional array with ones on the k-th diagonal and zeros elsewhere.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.eye.html
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().eye
     try:
@@ -227,9 +283,24 @@ _c_from_dlpack: dict = {}
 
 
 def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | None = None) -> Any:
-    """``from_dlpack``: see the Array API standard.
+    """An array sharing memory with x through the DLPack protocol.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.from_dlpack.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    copy : bool, optional
+        True: always copy; False: never copy (error if needed); None: copy if needed.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_from_dlpack[type(x)]
@@ -246,9 +317,24 @@ _c_full: dict = {}
 
 
 def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``full``: see the Array API standard.
+    """An array of the given shape filled with fill_value.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.full.html
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        Output shape.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().full
     try:
@@ -262,9 +348,24 @@ _c_full_like: dict = {}
 
 
 def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``full_like``: see the Array API standard.
+    """An array like x filled with fill_value.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.full_like.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_full_like[type(x)]
@@ -281,9 +382,22 @@ _c_linspace: dict = {}
 
 
 def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True) -> Any:
-    """``linspace``: see the Array API standard.
+    """num evenly spaced samples over [start, stop] (or [start, stop) when endpoint is False).
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linspace.html
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().linspace
     try:
@@ -297,9 +411,20 @@ _c_meshgrid: dict = {}
 
 
 def meshgrid(*arrays: Array, indexing='xy') -> Any:
-    """``meshgrid``: see the Array API standard.
+    """Coordinate grids from one-dimensional coordinate arrays ("xy" Cartesian or "ij" matrix indexing).
 
-    Dispatches on the type of ``arrays``; returns native arrays.
+    Runs on the backend of ``arrays``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.meshgrid.html
+
+    Parameters
+    ----------
+    arrays : sequence of arrays
+        Arrays of one backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
     try:
@@ -313,9 +438,24 @@ _c_ones: dict = {}
 
 
 def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``ones``: see the Array API standard.
+    """An array of the given shape filled with ones.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.ones.html
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        Output shape.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().ones
     try:
@@ -329,9 +469,24 @@ _c_ones_like: dict = {}
 
 
 def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``ones_like``: see the Array API standard.
+    """An array like x filled with ones.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.ones_like.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_ones_like[type(x)]
@@ -348,9 +503,20 @@ _c_tril: dict = {}
 
 
 def tril(x: Array, /, *, k=0) -> Any:
-    """``tril``: see the Array API standard.
+    """The lower triangle of x's last two axes (elements above the k-th diagonal zeroed).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.tril.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_tril[type(x)]
@@ -367,9 +533,20 @@ _c_triu: dict = {}
 
 
 def triu(x: Array, /, *, k=0) -> Any:
-    """``triu``: see the Array API standard.
+    """The upper triangle of x's last two axes (elements below the k-th diagonal zeroed).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.triu.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_triu[type(x)]
@@ -386,9 +563,24 @@ _c_zeros: dict = {}
 
 
 def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``zeros``: see the Array API standard.
+    """An array of the given shape filled with zeros.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.zeros.html
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        Output shape.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().zeros
     try:
@@ -402,9 +594,24 @@ _c_zeros_like: dict = {}
 
 
 def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``zeros_like``: see the Array API standard.
+    """An array like x filled with zeros.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.zeros_like.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_zeros_like[type(x)]
@@ -421,9 +628,26 @@ _c_astype: dict = {}
 
 
 def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, device: DeviceLike | None = None) -> Any:
-    """``astype``: see the Array API standard.
+    """A copy (or, with copy=False, possibly x itself) of x cast to dtype.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.astype.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    copy : bool, optional
+        True: always copy; False: never copy (error if needed); None: copy if needed.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_astype[type(x)]
@@ -440,9 +664,20 @@ _c_abs: dict = {}
 
 
 def abs(x: Array, /) -> Any:
-    """``abs``: see the Array API standard.
+    """Absolute value, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.abs.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_abs[type(x)]
@@ -459,9 +694,20 @@ _c_acos: dict = {}
 
 
 def acos(x: Array, /) -> Any:
-    """``acos``: see the Array API standard.
+    """Inverse cosine, element-wise, in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.acos.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_acos[type(x)]
@@ -478,9 +724,20 @@ _c_acosh: dict = {}
 
 
 def acosh(x: Array, /) -> Any:
-    """``acosh``: see the Array API standard.
+    """Inverse hyperbolic cosine, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.acosh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_acosh[type(x)]
@@ -497,9 +754,22 @@ _c_add: dict = {}
 
 
 def add(x1: Array, x2: Array, /) -> Any:
-    """``add``: see the Array API standard.
+    """x1 + x2, element-wise, with broadcasting.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.add.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -520,9 +790,20 @@ _c_asin: dict = {}
 
 
 def asin(x: Array, /) -> Any:
-    """``asin``: see the Array API standard.
+    """Inverse sine, element-wise, in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.asin.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_asin[type(x)]
@@ -539,9 +820,20 @@ _c_asinh: dict = {}
 
 
 def asinh(x: Array, /) -> Any:
-    """``asinh``: see the Array API standard.
+    """Inverse hyperbolic sine, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.asinh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_asinh[type(x)]
@@ -558,9 +850,20 @@ _c_atan: dict = {}
 
 
 def atan(x: Array, /) -> Any:
-    """``atan``: see the Array API standard.
+    """Inverse tangent, element-wise, in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.atan.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_atan[type(x)]
@@ -577,9 +880,22 @@ _c_atan2: dict = {}
 
 
 def atan2(x1: Array, x2: Array, /) -> Any:
-    """``atan2``: see the Array API standard.
+    """Angle of the point (x2, x1) from the positive x axis, in radians, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.atan2.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -600,9 +916,20 @@ _c_atanh: dict = {}
 
 
 def atanh(x: Array, /) -> Any:
-    """``atanh``: see the Array API standard.
+    """Inverse hyperbolic tangent, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.atanh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_atanh[type(x)]
@@ -619,9 +946,22 @@ _c_bitwise_and: dict = {}
 
 
 def bitwise_and(x1: Array, x2: Array, /) -> Any:
-    """``bitwise_and``: see the Array API standard.
+    """Bitwise AND of integer or boolean arrays, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_and.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -642,9 +982,22 @@ _c_bitwise_left_shift: dict = {}
 
 
 def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
-    """``bitwise_left_shift``: see the Array API standard.
+    """x1 shifted left by x2 bits, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_left_shift.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -665,9 +1018,20 @@ _c_bitwise_invert: dict = {}
 
 
 def bitwise_invert(x: Array, /) -> Any:
-    """``bitwise_invert``: see the Array API standard.
+    """Bitwise NOT of an integer or boolean array, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_invert.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_bitwise_invert[type(x)]
@@ -684,9 +1048,22 @@ _c_bitwise_or: dict = {}
 
 
 def bitwise_or(x1: Array, x2: Array, /) -> Any:
-    """``bitwise_or``: see the Array API standard.
+    """Bitwise OR of integer or boolean arrays, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_or.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -707,9 +1084,22 @@ _c_bitwise_right_shift: dict = {}
 
 
 def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
-    """``bitwise_right_shift``: see the Array API standard.
+    """x1 shifted right by x2 bits (arithmetic shift for signed), element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_right_shift.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -730,9 +1120,22 @@ _c_bitwise_xor: dict = {}
 
 
 def bitwise_xor(x1: Array, x2: Array, /) -> Any:
-    """``bitwise_xor``: see the Array API standard.
+    """Bitwise XOR of integer or boolean arrays, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.bitwise_xor.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -753,9 +1156,20 @@ _c_ceil: dict = {}
 
 
 def ceil(x: Array, /) -> Any:
-    """``ceil``: see the Array API standard.
+    """Smallest integer-valued number not less than each element.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.ceil.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_ceil[type(x)]
@@ -772,9 +1186,20 @@ _c_clip: dict = {}
 
 
 def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
-    """``clip``: see the Array API standard.
+    """x clamped to [min, max], element-wise; the result keeps x's dtype.
 
-    Dispatches on the type of ``x``, ``min``, ``max``; returns native arrays.
+    Runs on the backend of ``x``, ``min``, ``max``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.clip.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x)
     if type(min) is t and type(max) is t:
@@ -795,9 +1220,20 @@ _c_conj: dict = {}
 
 
 def conj(x: Array, /) -> Any:
-    """``conj``: see the Array API standard.
+    """Complex conjugate, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.conj.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_conj[type(x)]
@@ -814,9 +1250,22 @@ _c_copysign: dict = {}
 
 
 def copysign(x1: Array, x2: Array, /) -> Any:
-    """``copysign``: see the Array API standard.
+    """The magnitude of x1 with the sign of x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.copysign.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -837,9 +1286,20 @@ _c_cos: dict = {}
 
 
 def cos(x: Array, /) -> Any:
-    """``cos``: see the Array API standard.
+    """Cosine, element-wise, of angles in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.cos.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_cos[type(x)]
@@ -856,9 +1316,20 @@ _c_cosh: dict = {}
 
 
 def cosh(x: Array, /) -> Any:
-    """``cosh``: see the Array API standard.
+    """Hyperbolic cosine, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.cosh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_cosh[type(x)]
@@ -875,9 +1346,22 @@ _c_divide: dict = {}
 
 
 def divide(x1: Array, x2: Array, /) -> Any:
-    """``divide``: see the Array API standard.
+    """True division x1 / x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.divide.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -898,9 +1382,22 @@ _c_equal: dict = {}
 
 
 def equal(x1: Array, x2: Array, /) -> Any:
-    """``equal``: see the Array API standard.
+    """x1 == x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.equal.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -921,9 +1418,20 @@ _c_exp: dict = {}
 
 
 def exp(x: Array, /) -> Any:
-    """``exp``: see the Array API standard.
+    """e raised to each element.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.exp.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_exp[type(x)]
@@ -940,9 +1448,20 @@ _c_expm1: dict = {}
 
 
 def expm1(x: Array, /) -> Any:
-    """``expm1``: see the Array API standard.
+    """exp(x) - 1, accurate for small x.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.expm1.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_expm1[type(x)]
@@ -959,9 +1478,20 @@ _c_floor: dict = {}
 
 
 def floor(x: Array, /) -> Any:
-    """``floor``: see the Array API standard.
+    """Largest integer-valued number not greater than each element.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.floor.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_floor[type(x)]
@@ -978,9 +1508,22 @@ _c_floor_divide: dict = {}
 
 
 def floor_divide(x1: Array, x2: Array, /) -> Any:
-    """``floor_divide``: see the Array API standard.
+    """x1 // x2, element-wise (rounded towards negative infinity).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.floor_divide.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1001,9 +1544,22 @@ _c_greater: dict = {}
 
 
 def greater(x1: Array, x2: Array, /) -> Any:
-    """``greater``: see the Array API standard.
+    """x1 > x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.greater.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1024,9 +1580,22 @@ _c_greater_equal: dict = {}
 
 
 def greater_equal(x1: Array, x2: Array, /) -> Any:
-    """``greater_equal``: see the Array API standard.
+    """x1 >= x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.greater_equal.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1047,9 +1616,22 @@ _c_hypot: dict = {}
 
 
 def hypot(x1: Array, x2: Array, /) -> Any:
-    """``hypot``: see the Array API standard.
+    """sqrt(x1**2 + x2**2), element-wise, without undue overflow.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.hypot.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1070,9 +1652,20 @@ _c_imag: dict = {}
 
 
 def imag(x: Array, /) -> Any:
-    """``imag``: see the Array API standard.
+    """Imaginary part, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.imag.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_imag[type(x)]
@@ -1089,9 +1682,20 @@ _c_isfinite: dict = {}
 
 
 def isfinite(x: Array, /) -> Any:
-    """``isfinite``: see the Array API standard.
+    """Whether each element is finite.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.isfinite.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_isfinite[type(x)]
@@ -1108,9 +1712,20 @@ _c_isinf: dict = {}
 
 
 def isinf(x: Array, /) -> Any:
-    """``isinf``: see the Array API standard.
+    """Whether each element is positive or negative infinity.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.isinf.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_isinf[type(x)]
@@ -1127,9 +1742,20 @@ _c_isnan: dict = {}
 
 
 def isnan(x: Array, /) -> Any:
-    """``isnan``: see the Array API standard.
+    """Whether each element is NaN.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.isnan.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_isnan[type(x)]
@@ -1146,9 +1772,22 @@ _c_less: dict = {}
 
 
 def less(x1: Array, x2: Array, /) -> Any:
-    """``less``: see the Array API standard.
+    """x1 < x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.less.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1169,9 +1808,22 @@ _c_less_equal: dict = {}
 
 
 def less_equal(x1: Array, x2: Array, /) -> Any:
-    """``less_equal``: see the Array API standard.
+    """x1 <= x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.less_equal.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1192,9 +1844,20 @@ _c_log: dict = {}
 
 
 def log(x: Array, /) -> Any:
-    """``log``: see the Array API standard.
+    """Natural logarithm, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.log.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_log[type(x)]
@@ -1211,9 +1874,20 @@ _c_log1p: dict = {}
 
 
 def log1p(x: Array, /) -> Any:
-    """``log1p``: see the Array API standard.
+    """log(1 + x), accurate for small x.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.log1p.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_log1p[type(x)]
@@ -1230,9 +1904,20 @@ _c_log2: dict = {}
 
 
 def log2(x: Array, /) -> Any:
-    """``log2``: see the Array API standard.
+    """Base-2 logarithm, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.log2.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_log2[type(x)]
@@ -1249,9 +1934,20 @@ _c_log10: dict = {}
 
 
 def log10(x: Array, /) -> Any:
-    """``log10``: see the Array API standard.
+    """Base-10 logarithm, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.log10.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_log10[type(x)]
@@ -1268,9 +1964,22 @@ _c_logaddexp: dict = {}
 
 
 def logaddexp(x1: Array, x2: Array, /) -> Any:
-    """``logaddexp``: see the Array API standard.
+    """log(exp(x1) + exp(x2)), element-wise, computed stably.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.logaddexp.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1291,9 +2000,22 @@ _c_logical_and: dict = {}
 
 
 def logical_and(x1: Array, x2: Array, /) -> Any:
-    """``logical_and``: see the Array API standard.
+    """Logical AND, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.logical_and.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1314,9 +2036,20 @@ _c_logical_not: dict = {}
 
 
 def logical_not(x: Array, /) -> Any:
-    """``logical_not``: see the Array API standard.
+    """Logical NOT, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.logical_not.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_logical_not[type(x)]
@@ -1333,9 +2066,22 @@ _c_logical_or: dict = {}
 
 
 def logical_or(x1: Array, x2: Array, /) -> Any:
-    """``logical_or``: see the Array API standard.
+    """Logical OR, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.logical_or.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1356,9 +2102,22 @@ _c_logical_xor: dict = {}
 
 
 def logical_xor(x1: Array, x2: Array, /) -> Any:
-    """``logical_xor``: see the Array API standard.
+    """Logical XOR, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.logical_xor.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1379,9 +2138,22 @@ _c_maximum: dict = {}
 
 
 def maximum(x1: Array, x2: Array, /) -> Any:
-    """``maximum``: see the Array API standard.
+    """Element-wise maximum (NaN if either is NaN).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.maximum.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1402,9 +2174,22 @@ _c_minimum: dict = {}
 
 
 def minimum(x1: Array, x2: Array, /) -> Any:
-    """``minimum``: see the Array API standard.
+    """Element-wise minimum (NaN if either is NaN).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.minimum.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1425,9 +2210,22 @@ _c_multiply: dict = {}
 
 
 def multiply(x1: Array, x2: Array, /) -> Any:
-    """``multiply``: see the Array API standard.
+    """x1 * x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.multiply.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1448,9 +2246,20 @@ _c_negative: dict = {}
 
 
 def negative(x: Array, /) -> Any:
-    """``negative``: see the Array API standard.
+    """-x, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.negative.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_negative[type(x)]
@@ -1467,9 +2276,22 @@ _c_nextafter: dict = {}
 
 
 def nextafter(x1: Array, x2: Array, /) -> Any:
-    """``nextafter``: see the Array API standard.
+    """The next representable floating-point value after x1 towards x2.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.nextafter.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1490,9 +2312,22 @@ _c_not_equal: dict = {}
 
 
 def not_equal(x1: Array, x2: Array, /) -> Any:
-    """``not_equal``: see the Array API standard.
+    """x1 != x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.not_equal.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1513,9 +2348,20 @@ _c_positive: dict = {}
 
 
 def positive(x: Array, /) -> Any:
-    """``positive``: see the Array API standard.
+    """+x, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.positive.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_positive[type(x)]
@@ -1532,9 +2378,22 @@ _c_pow: dict = {}
 
 
 def pow(x1: Array, x2: Array, /) -> Any:
-    """``pow``: see the Array API standard.
+    """x1 raised to the power x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.pow.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1555,9 +2414,20 @@ _c_real: dict = {}
 
 
 def real(x: Array, /) -> Any:
-    """``real``: see the Array API standard.
+    """Real part, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.real.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_real[type(x)]
@@ -1574,9 +2444,20 @@ _c_reciprocal: dict = {}
 
 
 def reciprocal(x: Array, /) -> Any:
-    """``reciprocal``: see the Array API standard.
+    """1 / x, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.reciprocal.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_reciprocal[type(x)]
@@ -1593,9 +2474,22 @@ _c_remainder: dict = {}
 
 
 def remainder(x1: Array, x2: Array, /) -> Any:
-    """``remainder``: see the Array API standard.
+    """Remainder of x1 / x2 with the sign of x2 (Python's %), element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.remainder.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1616,9 +2510,20 @@ _c_round: dict = {}
 
 
 def round(x: Array, /) -> Any:
-    """``round``: see the Array API standard.
+    """Round to the nearest integer-valued number, halves to even.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.round.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_round[type(x)]
@@ -1635,9 +2540,20 @@ _c_sign: dict = {}
 
 
 def sign(x: Array, /) -> Any:
-    """``sign``: see the Array API standard.
+    """Sign of each element (-1, 0, 1; x / |x| for complex).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sign.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sign[type(x)]
@@ -1654,9 +2570,20 @@ _c_signbit: dict = {}
 
 
 def signbit(x: Array, /) -> Any:
-    """``signbit``: see the Array API standard.
+    """Whether the sign bit of each element is set (true for -0.0).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.signbit.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_signbit[type(x)]
@@ -1673,9 +2600,20 @@ _c_sin: dict = {}
 
 
 def sin(x: Array, /) -> Any:
-    """``sin``: see the Array API standard.
+    """Sine, element-wise, of angles in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sin.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sin[type(x)]
@@ -1692,9 +2630,20 @@ _c_sinh: dict = {}
 
 
 def sinh(x: Array, /) -> Any:
-    """``sinh``: see the Array API standard.
+    """Hyperbolic sine, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sinh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sinh[type(x)]
@@ -1711,9 +2660,20 @@ _c_square: dict = {}
 
 
 def square(x: Array, /) -> Any:
-    """``square``: see the Array API standard.
+    """x * x, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.square.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_square[type(x)]
@@ -1730,9 +2690,20 @@ _c_sqrt: dict = {}
 
 
 def sqrt(x: Array, /) -> Any:
-    """``sqrt``: see the Array API standard.
+    """Principal square root, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sqrt.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sqrt[type(x)]
@@ -1749,9 +2720,22 @@ _c_subtract: dict = {}
 
 
 def subtract(x1: Array, x2: Array, /) -> Any:
-    """``subtract``: see the Array API standard.
+    """x1 - x2, element-wise.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.subtract.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1772,9 +2756,20 @@ _c_tan: dict = {}
 
 
 def tan(x: Array, /) -> Any:
-    """``tan``: see the Array API standard.
+    """Tangent, element-wise, of angles in radians.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.tan.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_tan[type(x)]
@@ -1791,9 +2786,20 @@ _c_tanh: dict = {}
 
 
 def tanh(x: Array, /) -> Any:
-    """``tanh``: see the Array API standard.
+    """Hyperbolic tangent, element-wise.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.tanh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_tanh[type(x)]
@@ -1810,9 +2816,20 @@ _c_trunc: dict = {}
 
 
 def trunc(x: Array, /) -> Any:
-    """``trunc``: see the Array API standard.
+    """Round towards zero to an integer-valued number.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.trunc.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_trunc[type(x)]
@@ -1829,9 +2846,24 @@ _c_take: dict = {}
 
 
 def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    """``take``: see the Array API standard.
+    """Elements of x at integer indices along axis.
 
-    Dispatches on the type of ``x``, ``indices``; returns native arrays.
+    Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.take.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    indices : array
+        Integer indices.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x)
     if type(indices) is t:
@@ -1852,9 +2884,24 @@ _c_take_along_axis: dict = {}
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
-    """``take_along_axis``: see the Array API standard.
+    """Elements of x picked by indices along axis (indices broadcast with x).
 
-    Dispatches on the type of ``x``, ``indices``; returns native arrays.
+    Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.take_along_axis.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    indices : array
+        Integer indices.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x)
     if type(indices) is t:
@@ -1875,9 +2922,22 @@ _c_matmul: dict = {}
 
 
 def matmul(x1: Array, x2: Array, /) -> Any:
-    """``matmul``: see the Array API standard.
+    """Matrix product of the last two axes, broadcasting the leading (batch) axes.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.matmul.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1898,9 +2958,20 @@ _c_matrix_transpose: dict = {}
 
 
 def matrix_transpose(x: Array, /) -> Any:
-    """``matrix_transpose``: see the Array API standard.
+    """x with its last two axes swapped.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.matrix_transpose.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_matrix_transpose[type(x)]
@@ -1917,9 +2988,24 @@ _c_tensordot: dict = {}
 
 
 def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
-    """``tensordot``: see the Array API standard.
+    """Tensor contraction of x1 and x2 over the given axes.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.tensordot.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1940,9 +3026,24 @@ _c_vecdot: dict = {}
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
-    """``vecdot``: see the Array API standard.
+    """Dot product of vectors along axis (x1 conjugated), broadcasting the other axes.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.vecdot.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -1963,9 +3064,20 @@ _c_broadcast_arrays: dict = {}
 
 
 def broadcast_arrays(*arrays: Array) -> Any:
-    """``broadcast_arrays``: see the Array API standard.
+    """The arrays broadcast to their common shape.
 
-    Dispatches on the type of ``arrays``; returns native arrays.
+    Runs on the backend of ``arrays``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.broadcast_arrays.html
+
+    Parameters
+    ----------
+    arrays : sequence of arrays
+        Arrays of one backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
     try:
@@ -1979,9 +3091,22 @@ _c_broadcast_to: dict = {}
 
 
 def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
-    """``broadcast_to``: see the Array API standard.
+    """x broadcast to shape.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.broadcast_to.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    shape : int or tuple of ints
+        Output shape.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_broadcast_to[type(x)]
@@ -1998,9 +3123,22 @@ _c_concat: dict = {}
 
 
 def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
-    """``concat``: see the Array API standard.
+    """The arrays joined along an existing axis (flattened first if axis is None).
 
-    Dispatches on the type of ``arrays``; returns native arrays.
+    Runs on the backend of ``arrays``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.concat.html
+
+    Parameters
+    ----------
+    arrays : sequence of arrays
+        Arrays of one backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
     try:
@@ -2014,9 +3152,22 @@ _c_expand_dims: dict = {}
 
 
 def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
-    """``expand_dims``: see the Array API standard.
+    """x with a new axis of size one at position axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.expand_dims.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_expand_dims[type(x)]
@@ -2033,9 +3184,22 @@ _c_flip: dict = {}
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    """``flip``: see the Array API standard.
+    """x with the order of elements reversed along axis (all axes if None).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.flip.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_flip[type(x)]
@@ -2052,9 +3216,20 @@ _c_moveaxis: dict = {}
 
 
 def moveaxis(x: Array, source, destination, /) -> Any:
-    """``moveaxis``: see the Array API standard.
+    """x with axes moved from source to destination positions.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.moveaxis.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_moveaxis[type(x)]
@@ -2071,9 +3246,22 @@ _c_permute_dims: dict = {}
 
 
 def permute_dims(x: Array, /, axes) -> Any:
-    """``permute_dims``: see the Array API standard.
+    """x with its axes permuted.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.permute_dims.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_permute_dims[type(x)]
@@ -2090,9 +3278,22 @@ _c_repeat: dict = {}
 
 
 def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    """``repeat``: see the Array API standard.
+    """Each element of x repeated `repeats` times along axis (flattened if None).
 
-    Dispatches on the type of ``x``, ``repeats``; returns native arrays.
+    Runs on the backend of ``x``, ``repeats``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.repeat.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x)
     if type(repeats) is t:
@@ -2113,9 +3314,24 @@ _c_reshape: dict = {}
 
 
 def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = None) -> Any:
-    """``reshape``: see the Array API standard.
+    """x with a new shape, same data (copy controls whether a copy is allowed or forced).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.reshape.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    shape : int or tuple of ints
+        Output shape.
+    copy : bool, optional
+        True: always copy; False: never copy (error if needed); None: copy if needed.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_reshape[type(x)]
@@ -2132,9 +3348,22 @@ _c_roll: dict = {}
 
 
 def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    """``roll``: see the Array API standard.
+    """x with elements shifted by `shift` along axis, wrapping around.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.roll.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_roll[type(x)]
@@ -2151,9 +3380,22 @@ _c_squeeze: dict = {}
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
-    """``squeeze``: see the Array API standard.
+    """x with the given size-one axes removed.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.squeeze.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_squeeze[type(x)]
@@ -2170,9 +3412,22 @@ _c_stack: dict = {}
 
 
 def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
-    """``stack``: see the Array API standard.
+    """The arrays joined along a new axis.
 
-    Dispatches on the type of ``arrays``; returns native arrays.
+    Runs on the backend of ``arrays``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.stack.html
+
+    Parameters
+    ----------
+    arrays : sequence of arrays
+        Arrays of one backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
     try:
@@ -2186,9 +3441,20 @@ _c_tile: dict = {}
 
 
 def tile(x: Array, repetitions, /) -> Any:
-    """``tile``: see the Array API standard.
+    """x repeated `repetitions` times along each axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.tile.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_tile[type(x)]
@@ -2205,9 +3471,22 @@ _c_unstack: dict = {}
 
 
 def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
-    """``unstack``: see the Array API standard.
+    """The slices of x along axis, as a tuple.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unstack.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_unstack[type(x)]
@@ -2224,9 +3503,24 @@ _c_argmax: dict = {}
 
 
 def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``argmax``: see the Array API standard.
+    """Index of the first maximum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.argmax.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_argmax[type(x)]
@@ -2243,9 +3537,24 @@ _c_argmin: dict = {}
 
 
 def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``argmin``: see the Array API standard.
+    """Index of the first minimum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.argmin.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_argmin[type(x)]
@@ -2262,9 +3571,24 @@ _c_count_nonzero: dict = {}
 
 
 def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``count_nonzero``: see the Array API standard.
+    """Number of non-zero elements along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.count_nonzero.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_count_nonzero[type(x)]
@@ -2281,9 +3605,20 @@ _c_nonzero: dict = {}
 
 
 def nonzero(x: Array, /) -> Any:
-    """``nonzero``: see the Array API standard.
+    """Indices of the non-zero elements, one array per axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.nonzero.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_nonzero[type(x)]
@@ -2300,9 +3635,22 @@ _c_searchsorted: dict = {}
 
 
 def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) -> Any:
-    """``searchsorted``: see the Array API standard.
+    """Indices at which to insert x2 into the sorted one-dimensional x1 to keep it sorted.
 
-    Dispatches on the type of ``x1``, ``x2``, ``sorter``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``, ``sorter``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.searchsorted.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t and type(sorter) is t:
@@ -2323,9 +3671,24 @@ _c_where: dict = {}
 
 
 def where(condition: Array, x1: Array, x2: Array, /) -> Any:
-    """``where``: see the Array API standard.
+    """Elements of x1 where condition is true, else of x2.
 
-    Dispatches on the type of ``condition``, ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``condition``, ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.where.html
+
+    Parameters
+    ----------
+    condition : array
+        Boolean array selecting x1 (true) or x2 (false).
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(condition)
     if type(x1) is t and type(x2) is t:
@@ -2346,9 +3709,22 @@ _c_isin: dict = {}
 
 
 def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
-    """``isin``: see the Array API standard.
+    """Whether each element of x1 occurs in x2.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.isin.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -2369,9 +3745,20 @@ _c_unique_all: dict = {}
 
 
 def unique_all(x: Array, /) -> Any:
-    """``unique_all``: see the Array API standard.
+    """Unique values of x with their first indices, inverse indices and counts.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_all.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_unique_all[type(x)]
@@ -2388,9 +3775,20 @@ _c_unique_counts: dict = {}
 
 
 def unique_counts(x: Array, /) -> Any:
-    """``unique_counts``: see the Array API standard.
+    """Unique values of x and their counts.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_counts.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_unique_counts[type(x)]
@@ -2407,9 +3805,20 @@ _c_unique_inverse: dict = {}
 
 
 def unique_inverse(x: Array, /) -> Any:
-    """``unique_inverse``: see the Array API standard.
+    """Unique values of x and the indices that rebuild x from them.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_inverse.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_unique_inverse[type(x)]
@@ -2426,9 +3835,20 @@ _c_unique_values: dict = {}
 
 
 def unique_values(x: Array, /) -> Any:
-    """``unique_values``: see the Array API standard.
+    """Unique values of x, sorted.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_values.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_unique_values[type(x)]
@@ -2445,9 +3865,22 @@ _c_argsort: dict = {}
 
 
 def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=False, stable=True) -> Any:
-    """``argsort``: see the Array API standard.
+    """Indices that sort x along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.argsort.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_argsort[type(x)]
@@ -2464,9 +3897,22 @@ _c_sort: dict = {}
 
 
 def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=False, stable=True) -> Any:
-    """``sort``: see the Array API standard.
+    """x sorted along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sort.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sort[type(x)]
@@ -2483,9 +3929,24 @@ _c_cumulative_prod: dict = {}
 
 
 def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
-    """``cumulative_prod``: see the Array API standard.
+    """Cumulative product along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.cumulative_prod.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_cumulative_prod[type(x)]
@@ -2502,9 +3963,24 @@ _c_cumulative_sum: dict = {}
 
 
 def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
-    """``cumulative_sum``: see the Array API standard.
+    """Cumulative sum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.cumulative_sum.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_cumulative_sum[type(x)]
@@ -2521,9 +3997,24 @@ _c_max: dict = {}
 
 
 def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``max``: see the Array API standard.
+    """Maximum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.max.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_max[type(x)]
@@ -2540,9 +4031,24 @@ _c_mean: dict = {}
 
 
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``mean``: see the Array API standard.
+    """Arithmetic mean along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.mean.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_mean[type(x)]
@@ -2559,9 +4065,24 @@ _c_min: dict = {}
 
 
 def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``min``: see the Array API standard.
+    """Minimum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.min.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_min[type(x)]
@@ -2578,9 +4099,26 @@ _c_prod: dict = {}
 
 
 def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Any:
-    """``prod``: see the Array API standard.
+    """Product along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.prod.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_prod[type(x)]
@@ -2597,9 +4135,24 @@ _c_std: dict = {}
 
 
 def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Any:
-    """``std``: see the Array API standard.
+    """Standard deviation along axis, with `correction` degrees of freedom removed.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.std.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_std[type(x)]
@@ -2616,9 +4169,26 @@ _c_sum: dict = {}
 
 
 def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Any:
-    """``sum``: see the Array API standard.
+    """Sum along axis.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.sum.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_sum[type(x)]
@@ -2635,9 +4205,24 @@ _c_var: dict = {}
 
 
 def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Any:
-    """``var``: see the Array API standard.
+    """Variance along axis, with `correction` degrees of freedom removed.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.var.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_var[type(x)]
@@ -2654,9 +4239,24 @@ _c_all: dict = {}
 
 
 def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``all``: see the Array API standard.
+    """Whether all elements along axis are true.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.all.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_all[type(x)]
@@ -2673,9 +4273,24 @@ _c_any: dict = {}
 
 
 def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``any``: see the Array API standard.
+    """Whether any element along axis is true.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.any.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_any[type(x)]
@@ -2692,9 +4307,22 @@ _c_diff: dict = {}
 
 
 def diff(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, n=1, prepend: Array = None, append: Array = None) -> Any:
-    """``diff``: see the Array API standard.
+    """n-th discrete difference along axis.
 
-    Dispatches on the type of ``x``, ``prepend``, ``append``; returns native arrays.
+    Runs on the backend of ``x``, ``prepend``, ``append``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.diff.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x)
     if type(prepend) is t and type(append) is t:
@@ -2715,7 +4343,23 @@ _c_allclose: dict = {}
 
 
 def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Any:
-    """``allclose``: hedera extension; see ``hedera.backends.numpy.allclose``."""
+    """Whether all of |x1 - x2| <= atol + rtol * |x2| (a Python bool).
+
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.allclose``.
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     t = type(x1)
     if type(x2) is t:
         try:
@@ -2735,7 +4379,25 @@ _c_cumprod: dict = {}
 
 
 def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
-    """``cumprod``: hedera extension; see ``hedera.backends.numpy.cumprod``."""
+    """Alias of cumulative_prod.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.cumprod``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_cumprod[type(x)]
     except KeyError:
@@ -2751,7 +4413,25 @@ _c_cumsum: dict = {}
 
 
 def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
-    """``cumsum``: hedera extension; see ``hedera.backends.numpy.cumsum``."""
+    """Alias of cumulative_sum.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.cumsum``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_cumsum[type(x)]
     except KeyError:
@@ -2767,7 +4447,16 @@ _c_einsum: dict = {}
 
 
 def einsum(subscripts, /, *operands: Array) -> Any:
-    """``einsum``: hedera extension; see ``hedera.backends.numpy.einsum``."""
+    """Einstein summation of the operands, in NumPy's subscript notation.
+
+    Runs on the backend of ``operands``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.einsum``.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
     try:
         return f(subscripts, *operands)
@@ -2780,7 +4469,23 @@ _c_gather_nd: dict = {}
 
 
 def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
-    """``gather_nd``: hedera extension; see ``hedera.backends.numpy.gather_nd``."""
+    """Slices of x gathered at multi-indices, as tf.gather_nd.
+
+    Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.gather_nd``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    indices : array
+        Integer indices.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     t = type(x)
     if type(indices) is t:
         try:
@@ -2800,7 +4505,23 @@ _c_isclose: dict = {}
 
 
 def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Any:
-    """``isclose``: hedera extension; see ``hedera.backends.numpy.isclose``."""
+    """Element-wise |x1 - x2| <= atol + rtol * |x2|.
+
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.isclose``.
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     t = type(x1)
     if type(x2) is t:
         try:
@@ -2820,7 +4541,25 @@ _c_logsumexp: dict = {}
 
 
 def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
-    """``logsumexp``: hedera extension; see ``hedera.backends.numpy.logsumexp``."""
+    """log(sum(exp(x))) along axis, computed stably.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.logsumexp``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_logsumexp[type(x)]
     except KeyError:
@@ -2836,7 +4575,25 @@ _c_one_hot: dict = {}
 
 
 def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, axis: int | tuple[int, ...] | None = -1) -> Any:
-    """``one_hot``: hedera extension; see ``hedera.backends.numpy.one_hot``."""
+    """One-hot encoding of integer indices along a new axis of size num_classes.
+
+    Runs on the backend of ``indices``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.one_hot``.
+
+    Parameters
+    ----------
+    indices : array
+        Integer indices.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_one_hot[type(indices)]
     except KeyError:
@@ -2852,7 +4609,21 @@ _c_pad: dict = {}
 
 
 def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
-    """``pad``: hedera extension; see ``hedera.backends.numpy.pad``."""
+    """x padded along each axis (modes constant, reflect, symmetric, edge, wrap).
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.pad``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_pad[type(x)]
     except KeyError:
@@ -2868,7 +4639,23 @@ _c_scatter_nd: dict = {}
 
 
 def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) -> Any:
-    """``scatter_nd``: hedera extension; see ``hedera.backends.numpy.scatter_nd``."""
+    """A zero array of shape with updates summed in at multi-indices, as tf.scatter_nd.
+
+    Runs on the backend of ``indices``, ``updates``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.scatter_nd``.
+
+    Parameters
+    ----------
+    indices : array
+        Integer indices.
+    shape : int or tuple of ints
+        Output shape.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     t = type(indices)
     if type(updates) is t:
         try:
@@ -2888,7 +4675,23 @@ _c_split: dict = {}
 
 
 def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
-    """``split``: hedera extension; see ``hedera.backends.numpy.split``."""
+    """x split along axis into equal sections or at the given indices.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.split``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_split[type(x)]
     except KeyError:
@@ -2904,7 +4707,23 @@ _c_top_k: dict = {}
 
 
 def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=True) -> Any:
-    """``top_k``: hedera extension; see ``hedera.backends.numpy.top_k``."""
+    """The k largest (or smallest) elements along axis and their indices, sorted.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.top_k``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_top_k[type(x)]
     except KeyError:
@@ -2920,7 +4739,21 @@ _c_to_numpy: dict = {}
 
 
 def to_numpy(x: Array, /) -> Any:
-    """``to_numpy``: hedera extension; see ``hedera.backends.numpy.to_numpy``."""
+    """x as a NumPy array (copied to host memory if needed).
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.to_numpy``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_to_numpy[type(x)]
     except KeyError:
@@ -2936,7 +4769,21 @@ _c_device: dict = {}
 
 
 def device(x: Array, /) -> Any:
-    """``device``: hedera extension; see ``hedera.backends.numpy.device``."""
+    """The device x lives on, in hedera's spelling ("cpu", "gpu:0").
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.device``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_device[type(x)]
     except KeyError:
@@ -2952,7 +4799,23 @@ _c_to_device: dict = {}
 
 
 def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
-    """``to_device``: hedera extension; see ``hedera.backends.numpy.to_device``."""
+    """x moved to device.
+
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    hedera extension; semantics in ``hedera.backends.numpy.to_device``.
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
+    """
     try:
         f = _c_to_device[type(x)]
     except KeyError:
@@ -2968,9 +4831,20 @@ _c_linalg_cholesky: dict = {}
 
 
 def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
-    """``linalg.cholesky``: see the Array API standard.
+    """Cholesky factor of symmetric (Hermitian) positive-definite matrices.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.cholesky.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_cholesky[type(x)]
@@ -2987,9 +4861,24 @@ _c_linalg_cross: dict = {}
 
 
 def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
-    """``linalg.cross``: see the Array API standard.
+    """Cross product of three-element vectors along axis.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.cross.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3010,9 +4899,20 @@ _c_linalg_det: dict = {}
 
 
 def linalg_det(x: Array, /) -> Any:
-    """``linalg.det``: see the Array API standard.
+    """Determinant of square matrices.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.det.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_det[type(x)]
@@ -3029,9 +4929,20 @@ _c_linalg_diagonal: dict = {}
 
 
 def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
-    """``linalg.diagonal``: see the Array API standard.
+    """The offset diagonal of the last two axes.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.diagonal.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_diagonal[type(x)]
@@ -3048,9 +4959,20 @@ _c_linalg_eigh: dict = {}
 
 
 def linalg_eigh(x: Array, /) -> Any:
-    """``linalg.eigh``: see the Array API standard.
+    """Eigenvalues (ascending) and eigenvectors of symmetric (Hermitian) matrices.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.eigh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_eigh[type(x)]
@@ -3067,9 +4989,20 @@ _c_linalg_eigvalsh: dict = {}
 
 
 def linalg_eigvalsh(x: Array, /) -> Any:
-    """``linalg.eigvalsh``: see the Array API standard.
+    """Eigenvalues (ascending) of symmetric (Hermitian) matrices.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.eigvalsh.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_eigvalsh[type(x)]
@@ -3086,9 +5019,20 @@ _c_linalg_inv: dict = {}
 
 
 def linalg_inv(x: Array, /) -> Any:
-    """``linalg.inv``: see the Array API standard.
+    """Inverse of square matrices.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.inv.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_inv[type(x)]
@@ -3105,9 +5049,22 @@ _c_linalg_matmul: dict = {}
 
 
 def linalg_matmul(x1: Array, x2: Array, /) -> Any:
-    """``linalg.matmul``: see the Array API standard.
+    """Matrix product (same as matmul).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.matmul.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3128,9 +5085,22 @@ _c_linalg_matrix_norm: dict = {}
 
 
 def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any:
-    """``linalg.matrix_norm``: see the Array API standard.
+    """Matrix norm over the last two axes ("fro", "nuc", 1, 2, inf, ...).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.matrix_norm.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_matrix_norm[type(x)]
@@ -3147,9 +5117,20 @@ _c_linalg_matrix_power: dict = {}
 
 
 def linalg_matrix_power(x: Array, n, /) -> Any:
-    """``linalg.matrix_power``: see the Array API standard.
+    """Square matrices raised to the integer power n.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.matrix_power.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_matrix_power[type(x)]
@@ -3166,9 +5147,20 @@ _c_linalg_matrix_rank: dict = {}
 
 
 def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
-    """``linalg.matrix_rank``: see the Array API standard.
+    """Rank of matrices: singular values above rtol times the largest.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.matrix_rank.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_matrix_rank[type(x)]
@@ -3185,9 +5177,20 @@ _c_linalg_matrix_transpose: dict = {}
 
 
 def linalg_matrix_transpose(x: Array, /) -> Any:
-    """``linalg.matrix_transpose``: see the Array API standard.
+    """Matrix transpose (same as matrix_transpose).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.matrix_transpose.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_matrix_transpose[type(x)]
@@ -3204,9 +5207,22 @@ _c_linalg_outer: dict = {}
 
 
 def linalg_outer(x1: Array, x2: Array, /) -> Any:
-    """``linalg.outer``: see the Array API standard.
+    """Outer product of two vectors.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.outer.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3227,9 +5243,20 @@ _c_linalg_pinv: dict = {}
 
 
 def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
-    """``linalg.pinv``: see the Array API standard.
+    """Moore-Penrose pseudo-inverse.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.pinv.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_pinv[type(x)]
@@ -3246,9 +5273,20 @@ _c_linalg_qr: dict = {}
 
 
 def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
-    """``linalg.qr``: see the Array API standard.
+    """QR decomposition.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.qr.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_qr[type(x)]
@@ -3265,9 +5303,20 @@ _c_linalg_slogdet: dict = {}
 
 
 def linalg_slogdet(x: Array, /) -> Any:
-    """``linalg.slogdet``: see the Array API standard.
+    """Sign and log of the absolute determinant.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.slogdet.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_slogdet[type(x)]
@@ -3284,9 +5333,22 @@ _c_linalg_solve: dict = {}
 
 
 def linalg_solve(x1: Array, x2: Array, /) -> Any:
-    """``linalg.solve``: see the Array API standard.
+    """Solution of x1 @ result = x2.
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.solve.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3307,9 +5369,20 @@ _c_linalg_svd: dict = {}
 
 
 def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
-    """``linalg.svd``: see the Array API standard.
+    """Singular value decomposition U, S, Vh.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.svd.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_svd[type(x)]
@@ -3326,9 +5399,20 @@ _c_linalg_svdvals: dict = {}
 
 
 def linalg_svdvals(x: Array, /) -> Any:
-    """``linalg.svdvals``: see the Array API standard.
+    """Singular values, descending.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.svdvals.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_svdvals[type(x)]
@@ -3345,9 +5429,24 @@ _c_linalg_tensordot: dict = {}
 
 
 def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
-    """``linalg.tensordot``: see the Array API standard.
+    """Tensor contraction (same as tensordot).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.tensordot.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3368,9 +5467,22 @@ _c_linalg_trace: dict = {}
 
 
 def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> Any:
-    """``linalg.trace``: see the Array API standard.
+    """Sum along the offset diagonal of the last two axes.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.trace.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_trace[type(x)]
@@ -3387,9 +5499,24 @@ _c_linalg_vecdot: dict = {}
 
 
 def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
-    """``linalg.vecdot``: see the Array API standard.
+    """Vector dot product (same as vecdot).
 
-    Dispatches on the type of ``x1``, ``x2``; returns native arrays.
+    Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.vecdot.html
+
+    Parameters
+    ----------
+    x1 : array or Python scalar
+        First input; broadcasts with x2.
+    x2 : array or Python scalar
+        Second input; broadcasts with x1.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     t = type(x1)
     if type(x2) is t:
@@ -3410,9 +5537,24 @@ _c_linalg_vector_norm: dict = {}
 
 
 def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord=2) -> Any:
-    """``linalg.vector_norm``: see the Array API standard.
+    """Vector p-norm over axis (all axes if None).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linalg.vector_norm.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    keepdims : bool
+        Keep reduced axes as axes of size one.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_linalg_vector_norm[type(x)]
@@ -3429,9 +5571,24 @@ _c_fft_fft: dict = {}
 
 
 def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.fft``: see the Array API standard.
+    """One-dimensional discrete Fourier transform.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.fft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_fft[type(x)]
@@ -3448,9 +5605,22 @@ _c_fft_fftfreq: dict = {}
 
 
 def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``fft.fftfreq``: see the Array API standard.
+    """Sample frequencies of an n-point DFT.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.fftfreq.html
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().fft.fftfreq
     try:
@@ -3464,9 +5634,24 @@ _c_fft_fftn: dict = {}
 
 
 def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
-    """``fft.fftn``: see the Array API standard.
+    """N-dimensional discrete Fourier transform.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.fftn.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_fftn[type(x)]
@@ -3483,9 +5668,22 @@ _c_fft_fftshift: dict = {}
 
 
 def fft_fftshift(x: Array, /, *, axes=None) -> Any:
-    """``fft.fftshift``: see the Array API standard.
+    """The zero-frequency term shifted to the centre.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.fftshift.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_fftshift[type(x)]
@@ -3502,9 +5700,24 @@ _c_fft_hfft: dict = {}
 
 
 def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.hfft``: see the Array API standard.
+    """DFT of a signal with Hermitian symmetry (real output).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.hfft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_hfft[type(x)]
@@ -3521,9 +5734,24 @@ _c_fft_ifft: dict = {}
 
 
 def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.ifft``: see the Array API standard.
+    """One-dimensional inverse discrete Fourier transform.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.ifft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_ifft[type(x)]
@@ -3540,9 +5768,24 @@ _c_fft_ifftn: dict = {}
 
 
 def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
-    """``fft.ifftn``: see the Array API standard.
+    """N-dimensional inverse discrete Fourier transform.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.ifftn.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_ifftn[type(x)]
@@ -3559,9 +5802,22 @@ _c_fft_ifftshift: dict = {}
 
 
 def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
-    """``fft.ifftshift``: see the Array API standard.
+    """Inverse of fftshift.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.ifftshift.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_ifftshift[type(x)]
@@ -3578,9 +5834,24 @@ _c_fft_ihfft: dict = {}
 
 
 def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.ihfft``: see the Array API standard.
+    """Inverse of hfft.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.ihfft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_ihfft[type(x)]
@@ -3597,9 +5868,24 @@ _c_fft_irfft: dict = {}
 
 
 def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.irfft``: see the Array API standard.
+    """Inverse of rfft (real output).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.irfft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_irfft[type(x)]
@@ -3616,9 +5902,24 @@ _c_fft_irfftn: dict = {}
 
 
 def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
-    """``fft.irfftn``: see the Array API standard.
+    """Inverse of rfftn (real output).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.irfftn.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_irfftn[type(x)]
@@ -3635,9 +5936,24 @@ _c_fft_rfft: dict = {}
 
 
 def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
-    """``fft.rfft``: see the Array API standard.
+    """One-dimensional DFT of a real signal (non-negative frequencies).
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.rfft.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axis : int or tuple of ints, optional
+        Axis or axes to operate along; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_rfft[type(x)]
@@ -3654,9 +5970,22 @@ _c_fft_rfftfreq: dict = {}
 
 
 def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
-    """``fft.rfftfreq``: see the Array API standard.
+    """Sample frequencies of an n-point real DFT.
 
-    Dispatches on the type of ``no argument``; returns native arrays.
+    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.rfftfreq.html
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        A hedera dtype (``hd.float32``), a native dtype, or a name.
+    device : device, optional
+        ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     f = _current_namespace().fft.rfftfreq
     try:
@@ -3670,9 +5999,24 @@ _c_fft_rfftn: dict = {}
 
 
 def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
-    """``fft.rfftn``: see the Array API standard.
+    """N-dimensional DFT of a real signal.
 
-    Dispatches on the type of ``x``; returns native arrays.
+    Runs on the backend of ``x``; Python scalars follow the arrays.
+    Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.fft.rfftn.html
+
+    Parameters
+    ----------
+    x : array
+        Input array, native to any backend.
+    axes : int or tuple of ints
+        Axes; negative values count from the end.
+    norm : {"backward", "ortho", "forward"}
+        Normalisation mode.
+
+    Returns
+    -------
+    array or tuple of arrays
+        Native arrays of the same backend.
     """
     try:
         f = _c_fft_rfftn[type(x)]
