@@ -18,7 +18,7 @@ import importlib
 import importlib.util
 import os
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import (
     BackendMismatchError,
@@ -59,6 +59,7 @@ _ROOT_TO_BACKEND: dict[str, str] = {
 }
 
 _LOADED: dict[str, ModuleType] = {}
+_ON_LOAD: dict[str, list[Callable[[], None]]] = {}  # backend name -> callbacks (on_backend_load)
 _TYPE_TO_BACKEND: dict[type, str | None] = {}
 
 
@@ -88,7 +89,21 @@ def load_backend(name: str) -> ModuleType:
         )
     module = importlib.import_module(f"hedera.backends.{name}")
     _LOADED[name] = module
+    for callback in _ON_LOAD.pop(name, ()):
+        callback()
     return module
+
+
+def on_backend_load(name: str, callback: Callable[[], None]) -> None:
+    """Call ``callback()`` once backend ``name`` is loaded: now if it already is, else right after.
+
+    Lets hedera modules register with a framework (pytree nodes, say) without
+    importing it before it is used.
+    """
+    if name in _LOADED:
+        callback()
+    else:
+        _ON_LOAD.setdefault(name, []).append(callback)
 
 
 def available_backends() -> list[str]:

@@ -23,6 +23,8 @@ __all__ = [
     "UnsupportedError",
     "InvalidArgumentError",
     "NoAutodiffError",
+    "StructureError",
+    "CheckpointError",
 ]
 
 
@@ -83,3 +85,11 @@ class InvalidArgumentError(HederaError, ValueError):
 
 class NoAutodiffError(HederaError, NotImplementedError):
     """Automatic differentiation was requested from a backend that has none (numpy)."""
+
+
+class StructureError(HederaError, ValueError):
+    """Nested containers whose structures (keys, node types, lengths) do not match where they must."""
+
+
+class CheckpointError(HederaError, ValueError):
+    """A file :func:`hedera.load` cannot read: not safetensors, truncated or corrupt; the message names it."""
