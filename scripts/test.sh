@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Set up .venv (scripts/setup.sh), then run every check: ruff lint, ruff format, the test suite.
+#
+#   scripts/test.sh                          everything (hypothesis profile "ci")
+#   scripts/test.sh tests/test_dispatch.py   extra arguments go to pytest
+#   HYPOTHESIS_PROFILE=thorough scripts/test.sh
+#   HEDERA_BACKENDS=torch scripts/test.sh    only the torch backend in backend-parametrised tests
+#   HEDERA_TEST_WORKERS=1 scripts/test.sh    pytest-xdist workers (default 2; 0 = no xdist)
+#
+# A missing framework skips its tests with a reason; HEDERA_REQUIRE_BACKENDS=numpy,torch,...
+# (set by .ci/run) turns that skip into a failure. Exits non-zero on any failure, including
+# pytest's "no tests ran" (exit status 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+echo "test: ruff check"
+.venv/bin/ruff check .
+echo "test: ruff format --check"
+.venv/bin/ruff format --check .
+
+workers=${HEDERA_TEST_WORKERS:-2}
+xdist=()
+if [ "$workers" != 0 ]; then xdist=(-n "$workers"); fi
+echo "test: pytest (HEDERA_REQUIRE_BACKENDS=${HEDERA_REQUIRE_BACKENDS:-<none>})"
+status=0
+.venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=900 "$@" || status=$?
+if [ "$status" = 5 ]; then
+    echo "test: FAILED: pytest collected no tests" >&2
+elif [ "$status" != 0 ]; then
+    echo "test: FAILED (pytest exit status $status)" >&2
+fi
+exit "$status"
