@@ -1,0 +1,216 @@
+"""dtype and device conversions for the jax backend, and its constants.
+
+JAX's array dtypes are NumPy dtype objects (``jnp.ones(2).dtype`` is
+``np.dtype("float32")``), so this backend uses NumPy dtype objects as its native
+dtypes, as ``jax.numpy.__array_namespace_info__().dtypes()`` does.
+
+64-bit mode. JAX computes in 32 bits unless ``jax_enable_x64`` is on. hedera
+never turns it on (that would change the user's program); instead an explicit
+request for a 64-bit dtype while it is off raises
+:class:`~hedera.errors.UnsupportedDtypeError` saying how to enable it, where
+JAX would warn and silently truncate. Default dtypes follow the setting at call
+time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax._src import config as _jax_config  # the fast, context-aware read of jax_enable_x64
+
+from ... import dtypes as _hd
+from ...errors import InvalidArgumentError, UnsupportedDtypeError, UnsupportedError
+from .._common import device_string, parse_device
+
+BACKEND = "jax"
+
+#: hedera dtype names JAX lacks (none; the 64-bit ones need x64 mode, see :func:`native_dtype`)
+UNSUPPORTED_DTYPES: tuple[str, ...] = ()
+
+#: function name -> why it cannot be done exactly on this backend (it raises UnsupportedError)
+LIMITATIONS: dict[str, str] = {}
+
+_X64 = _jax_config.enable_x64
+
+#: hedera dtype -> numpy dtype object (what JAX arrays report as ``x.dtype``)
+_NATIVE_OF: dict[_hd.DType, np.dtype] = {
+    d: (np.dtype(jnp.bfloat16) if d is _hd.bfloat16 else d.dtype) for d in _hd.all_dtypes
+}
+_WIDE = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
+
+# every spelling seen so far -> numpy dtype (hedera dtypes, numpy dtypes and types, jnp types, names)
+_CACHE: dict[Any, np.dtype] = {}
+
+
+def _register() -> None:
+    """Teach hedera's dtypes the JAX-specific dtype objects (``jnp.float32``, bfloat16)."""
+    for hd_dtype, native in _NATIVE_OF.items():
+        _hd.register_native(native, hd_dtype)
+        _hd.register_native(native.type, hd_dtype)
+        jnp_type = getattr(jnp, hd_dtype.name, None)
+        if jnp_type is not None:
+            _hd.register_native(jnp_type, hd_dtype)
+
+
+_register()
+
+
+def x64_enabled() -> bool:
+    """Whether JAX's 64-bit mode is on (read at call time, so ``jax.experimental.enable_x64`` counts)."""
+    return _X64.value
+
+
+def x64_error(dtype: Any) -> UnsupportedDtypeError:
+    """The error for an explicit request of a 64-bit dtype while x64 mode is off."""
+    name = getattr(dtype, "name", dtype)
+    return UnsupportedDtypeError(
+        f"dtype {name} needs JAX's 64-bit mode, which is off; enable it at program start with "
+        f'jax.config.update("jax_enable_x64", True) (or JAX_ENABLE_X64=1). '
+        f"hedera never turns it on itself, and never truncates to 32 bits silently"
+    )
+
+
+def _lookup(dtype: Any) -> np.dtype:
+    """The numpy dtype for any dtype spelling, without the x64 check (cached)."""
+    try:
+        return _CACHE[dtype]
+    except (KeyError, TypeError):
+        pass
+    hd_dtype = _hd.as_hedera_dtype(dtype)  # DtypeError for what is not a dtype
+    out = _NATIVE_OF[hd_dtype]
+    try:
+        _CACHE[dtype] = out
+    except TypeError:  # unhashable spelling
+        pass
+    return out
+
+
+def native_dtype(dtype: Any) -> np.dtype | None:
+    """The JAX (numpy) dtype for ``dtype``: a hedera dtype, a native dtype, or a name; None stays None.
+
+    Raises
+    ------
+    UnsupportedDtypeError
+        For a 64-bit dtype while JAX's x64 mode is off; the message says how to enable it.
+    DtypeError
+        If ``dtype`` names no dtype.
+    """
+    if dtype is None:
+        return None
+    out = _lookup(dtype)
+    if out in _WIDE and not _X64.value:
+        raise x64_error(out)
+    return out
+
+
+def dtype_unchecked(dtype: Any) -> np.dtype:
+    """Like :func:`native_dtype` but without the x64 check, for dtype *queries* (finfo, result_type)."""
+    return _lookup(dtype)
+
+
+def default_float() -> np.dtype:
+    return np.dtype("float64") if _X64.value else np.dtype("float32")
+
+
+def default_complex() -> np.dtype:
+    return np.dtype("complex128") if _X64.value else np.dtype("complex64")
+
+
+def default_int() -> np.dtype:
+    return np.dtype("int64") if _X64.value else np.dtype("int32")
+
+
+def default_uint() -> np.dtype:
+    return np.dtype("uint64") if _X64.value else np.dtype("uint32")
+
+
+def scalar_dtype(value: Any) -> np.dtype | None:
+    """The default dtype of a Python scalar's kind (None for anything else).
+
+    Used where JAX would otherwise make a *weakly typed* array, which promotes
+    differently from the standard's rules.
+    """
+    t = type(value)
+    if t is float:
+        return default_float()
+    if t is int:
+        return default_int()
+    if t is bool:
+        return np.dtype("bool")
+    if t is complex:
+        return default_complex()
+    return None
+
+
+# ---- devices ------------------------------------------------------------------------
+
+_DEVICE_CACHE: dict[str, Any] = {}
+
+
+def native_device(device: Any, argname: str = "device") -> Any:
+    """A JAX device (or sharding) for ``device``: ``"cpu"``, ``"gpu"``, ``"gpu:1"``, or a native object.
+
+    None stays None (JAX then places the array on its default device).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a string that is not a device spelling.
+    UnsupportedError
+        For a device kind or index this process does not have.
+    """
+    if device is None or not isinstance(device, str):
+        return device
+    try:
+        return _DEVICE_CACHE[device]
+    except KeyError:
+        pass
+    kind, index = parse_device(device, argname)
+    try:
+        devices = jax.devices(kind)
+    except RuntimeError:
+        devices = []
+    if index >= len(devices):
+        raise UnsupportedError(
+            f"{argname}: no {kind} device {index} on the jax backend; "
+            f"available: {[device_string(*device_kind_index(d)) for d in all_devices()]}"
+        )
+    _DEVICE_CACHE[device] = devices[index]
+    return devices[index]
+
+
+def device_kind_index(d: Any) -> tuple[str, int]:
+    """``(kind, index)`` of a JAX device: its platform and its position among that platform's devices."""
+    platform = "gpu" if d.platform in ("cuda", "rocm", "gpu") else d.platform
+    try:
+        index = jax.devices(d.platform).index(d)
+    except (RuntimeError, ValueError):
+        index = d.id
+    return platform, index
+
+
+def default_device() -> Any:
+    """JAX's default device (``jax_default_device`` if set, else the first device of the default backend)."""
+    d = jax.config.jax_default_device
+    if d is None:
+        return jax.devices()[0]
+    return jax.devices(d)[0] if isinstance(d, str) else d
+
+
+def all_devices() -> list[Any]:
+    """Every device JAX can see: those of the default backend, then the CPU's if they differ."""
+    out = list(jax.devices())
+    if out and out[0].platform != "cpu":
+        try:
+            out += jax.devices("cpu")
+        except RuntimeError:
+            pass
+    return out
+
+
+def check_copy(copy: Any) -> None:
+    if copy not in (None, True, False):
+        raise InvalidArgumentError(f"copy: expected True, False or None, got {copy!r}")

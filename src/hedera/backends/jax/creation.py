@@ -1,0 +1,118 @@
+"""Array creation functions (jax backend).
+
+Shims only convert ``dtype`` (hedera dtypes, names, the x64 check) and ``device``
+(``"gpu:0"``), and give Python-scalar inputs their standard default dtype where
+JAX would make a *weakly typed* array (which promotes like a Python scalar).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from ...errors import InvalidArgumentError
+from ._core import check_copy, native_device, native_dtype, scalar_dtype
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]  # fmt: skip
+
+tril = jnp.tril
+triu = jnp.triu
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    return jnp.arange(start, stop, step, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def _is_jax_array(obj) -> bool:
+    return isinstance(obj, jax.Array)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """``obj`` as a JAX array. JAX arrays are immutable, so ``copy=None`` never copies one.
+
+    ``copy=False`` raises :class:`~hedera.errors.InvalidArgumentError` when the
+    result cannot share memory with ``obj``: anything but a JAX array already of
+    the requested dtype and device.
+    """
+    check_copy(copy)
+    dt = native_dtype(dtype)
+    dev = native_device(device)
+    if _is_jax_array(obj):
+        if copy is False and (
+            (dt is not None and dt != obj.dtype) or (dev is not None and dev not in _devices_of(obj))
+        ):
+            raise InvalidArgumentError("copy=False: asarray would need to copy obj (another dtype or device)")
+    elif copy is False:
+        raise InvalidArgumentError(
+            f"copy=False: a jax array cannot share memory with a {type(obj).__name__}; asarray must copy"
+        )
+    elif dt is None:
+        dt = scalar_dtype(obj)  # Python scalars: a strongly typed default-dtype array, not a weak one
+    return jnp.asarray(obj, dtype=dt, copy=copy, device=dev)
+
+
+def _devices_of(x):
+    try:
+        return x.devices()
+    except Exception:  # a tracer: no concrete placement
+        return ()
+
+
+def empty(shape, *, dtype=None, device=None):
+    return jnp.empty(shape, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    return jnp.empty_like(x, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    return jnp.eye(n_rows, n_cols, k=k, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    check_copy(copy)
+    return jnp.from_dlpack(x, device=native_device(device), copy=copy)
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    dt = native_dtype(dtype)
+    if dt is None:
+        dt = scalar_dtype(fill_value)  # not weakly typed
+    return jnp.full(shape, fill_value, dtype=dt, device=native_device(device))
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    dt = native_dtype(dtype)
+    return jnp.full_like(x, fill_value, dtype=x.dtype if dt is None else dt, device=native_device(device))
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    return jnp.linspace(
+        start, stop, num, endpoint=endpoint, dtype=native_dtype(dtype), device=native_device(device)
+    )
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise InvalidArgumentError(f"indexing: expected 'xy' or 'ij', got {indexing!r}")
+    return tuple(jnp.meshgrid(*arrays, indexing=indexing))
+
+
+def ones(shape, *, dtype=None, device=None):
+    return jnp.ones(shape, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    return jnp.ones_like(x, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return jnp.zeros(shape, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    return jnp.zeros_like(x, dtype=native_dtype(dtype), device=native_device(device))

@@ -1,0 +1,54 @@
+"""Data type functions (jax backend)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ... import dtypes as _hd
+from ...errors import DtypeError
+from ._core import dtype_unchecked, native_device, native_dtype
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """``x`` cast to ``dtype``.
+
+    Casting a complex array to a real dtype raises
+    :class:`~hedera.errors.DtypeError`, as the standard asks, where JAX would drop
+    the imaginary part (use ``real(x)`` first).
+    """
+    dt = native_dtype(dtype)
+    if x.dtype.kind == "c" and dt.kind != "c":
+        raise DtypeError(
+            f"astype: casting complex {x.dtype} to real {dt} is not allowed by the standard; "
+            f"take real(x) or abs(x) first"
+        )
+    return jnp.astype(x, dt, copy=copy, device=native_device(device))
+
+
+def _dtype_arg(value):
+    # an array stands for its dtype
+    return value.dtype if hasattr(value, "shape") and hasattr(value, "dtype") else value
+
+
+def can_cast(from_, to, /):
+    return _hd.can_cast(_dtype_arg(from_), to)
+
+
+def finfo(type, /):
+    return jnp.finfo(dtype_unchecked(_dtype_arg(type)))
+
+
+def iinfo(type, /):
+    return jnp.iinfo(dtype_unchecked(_dtype_arg(type)))
+
+
+def isdtype(dtype, kind):
+    return _hd.isdtype(dtype, kind)
+
+
+def result_type(*arrays_and_dtypes):
+    return jnp.result_type(
+        *(dtype_unchecked(a) if isinstance(a, (_hd.DType, str)) else a for a in arrays_and_dtypes)
+    )

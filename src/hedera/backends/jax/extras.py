@@ -1,0 +1,113 @@
+"""hedera's functions beyond the standard (jax backend).
+
+Semantics as documented in ``hedera.backends.numpy.extras``. Everything here
+traces under ``jax.jit`` except ``allclose``'s conversion to a Python bool,
+which it skips for traced inputs.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
+from ._core import default_float, default_int, native_dtype
+from .statistical import cumulative_prod, cumulative_sum
+
+__all__ = [
+    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
+    "pad", "scatter_nd", "split", "to_numpy", "top_k",
+]  # fmt: skip
+
+cumsum = cumulative_sum
+cumprod = cumulative_prod
+einsum = jnp.einsum
+isclose = jnp.isclose
+
+
+def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether ``|x1 - x2| <= atol + rtol * |x2|`` everywhere (broadcasting).
+
+    A Python bool; under ``jit`` (traced inputs) a 0-d boolean array, since the
+    value is not known while tracing.
+    """
+    out = jnp.allclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return out if isinstance(out, jax.core.Tracer) else bool(out)
+
+
+def _batch_index(x_shape, indices, batch_dims):
+    idx = [indices[..., k] for k in range(indices.shape[-1])]
+    batch = []
+    for b in range(batch_dims):
+        shape = [1] * (indices.ndim - 1)
+        shape[b] = x_shape[b]
+        batch.append(jnp.arange(x_shape[b]).reshape(shape))
+    return tuple(batch + idx)
+
+
+def gather_nd(x, indices, /, *, batch_dims=0):
+    """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend)."""
+    indices = jnp.asarray(indices)
+    return x[_batch_index(x.shape, indices, batch_dims)]
+
+
+def scatter_nd(indices, updates, shape, /):
+    """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeated indices summed)."""
+    updates = jnp.asarray(updates)
+    index = tuple(jnp.moveaxis(jnp.asarray(indices), -1, 0))
+    return jnp.zeros(tuple(shape), dtype=updates.dtype).at[index].add(updates)
+
+
+def logsumexp(x, /, *, axis=None, keepdims=False):
+    """``log(sum(exp(x), axis))``, computed stably (``jax.nn.logsumexp``)."""
+    return jax.nn.logsumexp(x, axis=axis, keepdims=keepdims)
+
+
+def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
+    """One-hot encoding; out-of-range indices give all-zero rows; ``dtype`` defaults to the default float."""
+    axis = normalize_axis(axis, jnp.ndim(indices) + 1)
+    dt = native_dtype(dtype)
+    return jax.nn.one_hot(indices, num_classes, dtype=default_float() if dt is None else dt, axis=axis)
+
+
+def pad(x, /, pad_width, *, mode="constant", constant_values=0):
+    """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
+    check_pad_mode(mode)
+    widths = normalize_pad_width(pad_width, jnp.ndim(x))
+    if mode == "constant":
+        return jnp.pad(x, widths, mode="constant", constant_values=constant_values)
+    return jnp.pad(x, widths, mode=mode)
+
+
+def split(x, indices_or_sections, /, *, axis=0):
+    """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence)."""
+    if isinstance(indices_or_sections, int) and x.shape[axis] % indices_or_sections:
+        raise InvalidArgumentError(
+            f"indices_or_sections: {indices_or_sections} does not divide axis {axis} of size {x.shape[axis]}"
+        )
+    return tuple(jnp.split(x, indices_or_sections, axis=axis))
+
+
+def top_k(x, k, /, *, axis=-1, largest=True):
+    """The ``k`` largest (or smallest) elements along ``axis`` and their indices, sorted.
+
+    Among equal elements the lower index comes first; NaN counts as the largest value.
+    """
+    n = x.shape[axis]
+    if not 0 <= k <= n:
+        raise InvalidArgumentError(f"k: expected 0 <= k <= {n}, got {k}")
+    if largest and x.dtype.kind in "biuf":
+        # lax.top_k orders -0 below +0; adding +0 makes them equal, as in a comparison sort
+        key = x + np.zeros((), x.dtype) if x.dtype.kind == "f" else x
+        idx = jax.lax.top_k(key, k, axis=axis)[1].astype(default_int())
+    else:
+        order = jnp.argsort(x, axis=axis, descending=largest, stable=True)
+        idx = jax.lax.slice_in_dim(order, 0, k, axis=axis)
+    return TopKResult(jnp.take_along_axis(x, idx, axis=axis), idx)
+
+
+def to_numpy(x, /):
+    """``x`` as a NumPy array (a copy from device memory where needed)."""
+    return np.asarray(x)

@@ -1,0 +1,38 @@
+"""The ``fft`` extension (jax backend).
+
+``jax.numpy.fft`` keeps the input's precision, as the standard requires. The
+transforms are aliases (JAX's ``norm=None`` default means ``"backward"``); only
+the frequency functions need a shim, for ``dtype`` and ``device``.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ._core import native_device, native_dtype
+
+__all__ = [
+    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
+]  # fmt: skip
+
+fft = jnp.fft.fft
+ifft = jnp.fft.ifft
+fftn = jnp.fft.fftn
+ifftn = jnp.fft.ifftn
+rfft = jnp.fft.rfft
+irfft = jnp.fft.irfft
+rfftn = jnp.fft.rfftn
+irfftn = jnp.fft.irfftn
+hfft = jnp.fft.hfft
+ihfft = jnp.fft.ihfft
+fftshift = jnp.fft.fftshift
+ifftshift = jnp.fft.ifftshift
+
+
+def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    return jnp.fft.fftfreq(n, d=d, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    return jnp.fft.rfftfreq(n, d=d, dtype=native_dtype(dtype), device=native_device(device))

@@ -1,0 +1,73 @@
+"""The ``linalg`` extension (jax backend).
+
+``jax.numpy.linalg`` conforms except where noted on the shims. Like LAPACK
+wrappers under ``jit``, JAX cannot raise for a singular or indefinite matrix:
+``inv``/``solve`` of a singular matrix and ``cholesky`` of an indefinite one
+give ``inf``/``nan`` entries instead of an error.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from .._common import EighResult, QRResult, SlogdetResult, SVDResult
+from ._core import native_dtype
+from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]  # fmt: skip
+
+cholesky = jnp.linalg.cholesky
+cross = jnp.linalg.cross
+det = jnp.linalg.det
+diagonal = jnp.linalg.diagonal
+eigvalsh = jnp.linalg.eigvalsh
+inv = jnp.linalg.inv
+matrix_norm = jnp.linalg.matrix_norm
+matrix_power = jnp.linalg.matrix_power
+outer = jnp.linalg.outer
+solve = jnp.linalg.solve  # JAX >= 0.5 treats a 1-d x2 as a vector and anything else as matrices
+svdvals = jnp.linalg.svdvals
+vector_norm = jnp.linalg.vector_norm
+
+# hedera's own result classes, so that every backend returns the same named tuples
+
+
+def eigh(x, /):
+    return EighResult(*jnp.linalg.eigh(x))
+
+
+def qr(x, /, *, mode="reduced"):
+    return QRResult(*jnp.linalg.qr(x, mode=mode))
+
+
+def slogdet(x, /):
+    return SlogdetResult(*jnp.linalg.slogdet(x))
+
+
+def svd(x, /, *, full_matrices=True):
+    return SVDResult(*jnp.linalg.svd(x, full_matrices=full_matrices))
+
+
+def _default_rtol(x):
+    return max(x.shape[-2:]) * jnp.finfo(x.dtype).eps
+
+
+def matrix_rank(x, /, *, rtol=None):
+    # jnp.linalg.matrix_rank uses a given rtol as an absolute tolerance; the standard's is relative
+    s = jnp.linalg.svdvals(x)
+    rtol = _default_rtol(s) if rtol is None else jnp.asarray(rtol)[..., None]
+    tol = jnp.max(s, axis=-1, keepdims=True, initial=0.0) * rtol
+    return jnp.count_nonzero(s > tol, axis=-1)
+
+
+def pinv(x, /, *, rtol=None):
+    # JAX's default cutoff is ten times the standard's max(M, N) * eps
+    return jnp.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    return jnp.linalg.trace(x, offset=offset, dtype=native_dtype(dtype))

@@ -1,0 +1,28 @@
+"""Manipulation functions (jax backend)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+broadcast_to = jnp.broadcast_to
+concat = jnp.concat
+expand_dims = jnp.expand_dims
+flip = jnp.flip
+moveaxis = jnp.moveaxis
+permute_dims = jnp.permute_dims
+repeat = jnp.repeat
+reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=True is moot
+roll = jnp.roll
+squeeze = jnp.squeeze
+stack = jnp.stack
+tile = jnp.tile
+unstack = jnp.unstack
+
+
+def broadcast_arrays(*arrays):
+    return tuple(jnp.broadcast_arrays(*arrays))  # a tuple, where JAX returns a list

@@ -1,0 +1,22 @@
+"""Searching functions (jax backend)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ._core import default_int
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+argmax = jnp.argmax
+argmin = jnp.argmin
+count_nonzero = jnp.count_nonzero
+nonzero = jnp.nonzero  # data-dependent shape: eager only (under jit, JAX needs its size= argument)
+where = jnp.where
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    # JAX returns int32 indices even in 64-bit mode; the standard wants the default integer dtype
+    out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
+    dt = default_int()
+    return out if out.dtype == dt else out.astype(dt)

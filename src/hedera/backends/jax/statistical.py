@@ -1,0 +1,46 @@
+"""Statistical functions (jax backend).
+
+Shims only where a ``dtype`` argument must be converted (hedera dtypes, the x64
+check) and for ``cumulative_prod``'s integer promotion.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ._core import default_int, default_uint, native_dtype
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+max = jnp.max
+min = jnp.min
+mean = jnp.mean
+std = jnp.std
+var = jnp.var
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    return jnp.sum(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    return jnp.prod(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return jnp.cumulative_sum(x, axis=axis, dtype=native_dtype(dtype), include_initial=include_initial)
+
+
+def _integer_accumulator(dt):
+    # the standard accumulates narrow integers (and bools) in the default integer dtype of their sign
+    if dt.kind in "bi" and dt.itemsize < default_int().itemsize:
+        return default_int()
+    if dt.kind == "u" and dt.itemsize < default_uint().itemsize:
+        return default_uint()
+    return None
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    # JAX keeps narrow integer dtypes here (int8 stays int8), unlike in prod and cumulative_sum
+    dt = _integer_accumulator(x.dtype) if dtype is None else native_dtype(dtype)
+    return jnp.cumulative_prod(x, axis=axis, dtype=dt, include_initial=include_initial)
