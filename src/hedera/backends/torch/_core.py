@@ -1,0 +1,244 @@
+"""dtype and device conversions for the torch backend, and its constants.
+
+torch has no complete ``uint16``/``uint32``/``uint64`` support (most kernels are
+missing for them), so hedera treats them as unsupported: asking for one raises
+:class:`hedera.errors.UnsupportedDtypeError`, and so does a function whose
+standard result dtype would be one (``sum`` of ``uint8`` accumulates in
+``uint64``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from ... import dtypes as _hd
+from ...errors import DtypeError, InvalidArgumentError, UnsupportedError
+from .._common import parse_device
+
+BACKEND = "torch"
+
+#: hedera dtype names torch lacks (in the sense of: most operations fail on them)
+UNSUPPORTED_DTYPES = ("uint16", "uint32", "uint64")
+
+#: function name -> why the torch backend cannot compute it exactly (it raises UnsupportedError)
+LIMITATIONS: dict[str, str] = {}
+
+# hedera dtype name -> torch dtype, for the dtypes torch supports
+TORCH_DTYPES: dict[str, torch.dtype] = {
+    "bool": torch.bool,
+    "int8": torch.int8,
+    "int16": torch.int16,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "uint8": torch.uint8,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "complex64": torch.complex64,
+    "complex128": torch.complex128,
+}
+# the torch objects of the unsupported dtypes (they exist, with very few kernels)
+UNSUPPORTED_TORCH = frozenset(getattr(torch, n) for n in UNSUPPORTED_DTYPES if hasattr(torch, n))
+
+for _name, _native in TORCH_DTYPES.items():
+    _hd.register_native(_native, getattr(_hd, _name))
+for _native in UNSUPPORTED_TORCH:  # so that hd.dtype(x) still names them
+    _hd.register_native(_native, getattr(_hd, str(_native).rpartition(".")[2]))
+
+# every spelling of a supported dtype -> the torch dtype (hedera dtypes, names, torch and numpy dtypes)
+_NATIVE_OF: dict[Any, torch.dtype] = {}
+for _name, _native in TORCH_DTYPES.items():
+    _NATIVE_OF[_native] = _native
+    _NATIVE_OF[_name] = _native
+    _NATIVE_OF[getattr(_hd, _name)] = _native
+    _np = getattr(_hd, _name).dtype
+    if _np is not None:
+        _NATIVE_OF[_np] = _native
+        _NATIVE_OF[_np.type] = _native
+
+
+def native_dtype(dtype: Any) -> torch.dtype | None:
+    """The torch dtype for ``dtype``: a hedera dtype, a torch or NumPy dtype, or a name; None stays None.
+
+    Raises
+    ------
+    UnsupportedDtypeError
+        For ``uint16``/``uint32``/``uint64`` in any spelling.
+    DtypeError
+        If ``dtype`` names no dtype.
+    """
+    if dtype is None:
+        return None
+    try:
+        return _NATIVE_OF[dtype]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(dtype, torch.dtype):
+        if dtype in UNSUPPORTED_TORCH:
+            raise _hd.unsupported(BACKEND, dtype)
+        return dtype  # a torch dtype hedera has no name for (float8, say): the caller asked for it
+    d = _hd.as_hedera_dtype(dtype)
+    if d.name in TORCH_DTYPES:
+        return TORCH_DTYPES[d.name]
+    raise _hd.unsupported(BACKEND, d)
+
+
+def check_dtype(out: torch.Tensor) -> torch.Tensor:
+    """``out``, unless its dtype is one torch cannot compute with (then UnsupportedDtypeError)."""
+    if out.dtype in UNSUPPORTED_TORCH:
+        raise _hd.unsupported(BACKEND, out.dtype)
+    return out
+
+
+def default_float() -> torch.dtype:
+    return torch.get_default_dtype()
+
+
+def default_complex() -> torch.dtype:
+    return torch.complex128 if torch.get_default_dtype() is torch.float64 else torch.complex64
+
+
+# ---- devices ----------------------------------------------------------------------
+
+_DEVICE_OF: dict[str, torch.device] = {}
+
+
+def native_device(device: Any) -> torch.device | None:
+    """A ``torch.device`` for ``device``: a hedera string (``"cpu"``, ``"gpu:1"``) or a torch device.
+
+    ``"gpu:i"`` is CUDA device ``i`` (on a machine with Apple's MPS and no CUDA, ``"gpu"`` is MPS).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a string that is not a device.
+    UnsupportedError
+        For a TPU.
+    """
+    if device is None or isinstance(device, torch.device):
+        return device
+    try:
+        return _DEVICE_OF[device]
+    except (KeyError, TypeError):
+        pass
+    if not isinstance(device, str):
+        if isinstance(device, int):  # a CUDA ordinal, as torch allows
+            return torch.device("cuda", device)
+        raise InvalidArgumentError(f"device: expected a device such as 'cpu' or 'gpu:0', got {device!r}")
+    kind, index = parse_device(device)
+    if kind == "cpu":
+        out = torch.device("cpu")
+    elif kind == "gpu":
+        mps = getattr(torch.backends, "mps", None)
+        if not torch.cuda.is_available() and mps is not None and mps.is_available():
+            out = torch.device("mps", index)
+        else:
+            out = torch.device("cuda", index)
+    else:
+        raise UnsupportedError(f"device: the torch backend has no {kind} device ({device!r})")
+    _DEVICE_OF[device] = out
+    return out
+
+
+def device_name(device: torch.device) -> str:
+    """hedera's spelling of a torch device: ``"cpu"``, ``"gpu:0"``; others as torch writes them."""
+    if device.type == "cpu":
+        return "cpu"
+    if device.type in ("cuda", "mps"):
+        index = device.index
+        if index is None:
+            index = torch.cuda.current_device() if device.type == "cuda" else 0
+        return f"gpu:{index}"
+    return str(device)
+
+
+def to_tensor_like(value: Any, other: torch.Tensor) -> Any:
+    """A Python scalar as a 0-d tensor of ``other``'s dtype where its kind fits, on ``other``'s device.
+
+    Where the kind does not fit (a float with an integer array, which the standard
+    leaves unspecified), torch's own promotion picks the dtype.
+    """
+    if isinstance(value, torch.Tensor):
+        return value
+    if not isinstance(value, (bool, int, float, complex)):
+        if isinstance(value, np.ndarray | np.generic):
+            raise DtypeError(f"expected a torch tensor or a Python scalar, got NumPy {type(value).__name__}")
+        return value
+    return torch.as_tensor(value, dtype=scalar_dtype(value, other.dtype), device=other.device)
+
+
+def scalar_dtype(value: bool | int | float | complex, dtype: torch.dtype) -> torch.dtype:
+    """The dtype of a Python scalar combined with an array of ``dtype`` (standard rule, else torch's)."""
+    if isinstance(value, bool):
+        return dtype
+    if isinstance(value, int):
+        return dtype if dtype is not torch.bool else torch.int64
+    if isinstance(value, float):
+        return dtype if (dtype.is_floating_point or dtype.is_complex) else default_float()
+    if dtype.is_complex:
+        return dtype
+    return torch.complex128 if dtype is torch.float64 else default_complex()
+
+
+# ---- type promotion -----------------------------------------------------------------
+# torch promotes like the standard between arrays of the same rank class, but a 0-d
+# tensor does not take part in promotion within a kind (int8[n] + int64[] -> int8), so the
+# shims below cast when exactly one operand is 0-d and the dtypes differ.
+
+
+def _build_promotion() -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
+    table = {}
+    natives = list(TORCH_DTYPES.values())
+    for a in natives:
+        for b in natives:
+            try:
+                out = _hd.promote_types(_hd.as_hedera_dtype(a), _hd.as_hedera_dtype(b))
+                table[a, b] = TORCH_DTYPES[out.name]
+            except (DtypeError, KeyError):  # undefined by the standard (bool with a number): torch's rule
+                table[a, b] = torch.promote_types(a, b)
+    return table
+
+
+PROMOTION = _build_promotion()
+
+
+def result_dtype(a: torch.dtype, b: torch.dtype) -> torch.dtype:
+    """The standard's promotion of two torch dtypes (torch's own rule where the standard has none)."""
+    try:
+        return PROMOTION[a, b]
+    except KeyError:
+        if a in UNSUPPORTED_TORCH or b in UNSUPPORTED_TORCH:
+            raise _hd.unsupported(BACKEND, a if a in UNSUPPORTED_TORCH else b) from None
+        return torch.promote_types(a, b)
+
+
+def promote(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """``x1, x2`` (tensors or Python scalars) made safe for a torch binary function.
+
+    Tensors of different dtypes where exactly one is 0-d are cast to the standard's
+    result dtype; Python scalars become 0-d tensors of the other operand's dtype.
+    """
+    t1, t2 = isinstance(x1, torch.Tensor), isinstance(x2, torch.Tensor)
+    if t1 and t2:
+        if x1.dtype is not x2.dtype and (x1.ndim == 0) is not (x2.ndim == 0):
+            dt = result_dtype(x1.dtype, x2.dtype)
+            return x1.to(dt), x2.to(dt)
+        return x1, x2
+    if t1:
+        return x1, to_tensor_like(x2, x1)
+    if t2:
+        return to_tensor_like(x1, x2), x2
+    return x1, x2
+
+
+def promote_all(x1: Any, x2: Any) -> tuple[torch.Tensor, torch.Tensor]:
+    """``x1, x2`` as tensors of one dtype (for torch functions that do not promote at all)."""
+    x1, x2 = promote(x1, x2)
+    if x1.dtype is not x2.dtype:
+        dt = result_dtype(x1.dtype, x2.dtype)
+        return x1.to(dt), x2.to(dt)
+    return x1, x2

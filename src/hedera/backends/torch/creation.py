@@ -1,0 +1,150 @@
+"""Array creation functions (torch backend).
+
+Default dtypes follow torch: ``torch.get_default_dtype()`` (float32 unless changed)
+for floating point, int64 for integers.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import torch
+
+from ...errors import InvalidArgumentError
+from ._core import check_dtype, default_complex, default_float, native_device, native_dtype
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]  # fmt: skip
+
+
+def _shape(shape):
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    # torch.arange rejects empty ranges (stop on the wrong side of start)
+    if stop is None:
+        start, stop = 0, start
+    dt, dev = native_dtype(dtype), native_device(device)
+    if step == 0:
+        raise InvalidArgumentError("step: must not be zero")
+    if (stop - start) / step <= 0:
+        if dt is None:
+            ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
+            dt = torch.int64 if ints else default_float()
+        return torch.empty(0, dtype=dt, device=dev)
+    return torch.arange(start, stop, step, dtype=dt, device=dev)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    dt, dev = native_dtype(dtype), native_device(device)
+    if isinstance(obj, torch.Tensor):
+        if dev is None:
+            dev = obj.device  # torch.asarray would use the default device
+        if copy is False and (dt not in (None, obj.dtype) or dev != obj.device):
+            raise InvalidArgumentError("copy=False: asarray would need to copy obj (another dtype or device)")
+        return check_dtype(torch.asarray(obj, dtype=dt, device=dev, copy=copy))
+    try:
+        out = torch.asarray(obj, dtype=dt, device=dev, copy=copy)
+    except ValueError as e:
+        if copy is False:
+            raise InvalidArgumentError(f"copy=False: asarray would need to copy obj ({e})") from e
+        raise
+    except OverflowError as e:
+        raise InvalidArgumentError(f"obj: a value does not fit any torch integer dtype ({e})") from e
+    return check_dtype(out)
+
+
+def empty(shape, *, dtype=None, device=None):
+    return torch.empty(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    return torch.empty_like(x, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    # torch.eye has no k
+    n_cols = n_rows if n_cols is None else n_cols
+    out = torch.zeros((n_rows, n_cols), dtype=native_dtype(dtype), device=native_device(device))
+    if -n_rows < k < n_cols:
+        out.diagonal(k).fill_(1)
+    return out
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    dev = native_device(device)
+    if isinstance(x, torch.Tensor):
+        out = x
+    else:
+        try:
+            out = torch.from_dlpack(x)
+        except BufferError:
+            if copy is False:
+                raise
+            # a read-only NumPy array cannot be exported: copy it instead
+            out = torch.asarray(x, copy=True)
+            copy = None
+    check_dtype(out)
+    if dev is not None and out.device != dev:
+        if copy is False:
+            raise InvalidArgumentError("copy=False: from_dlpack would need a copy to change device")
+        return out.to(dev)
+    return out.clone() if copy else out
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    dt = native_dtype(dtype)
+    if dt is None and isinstance(fill_value, torch.Tensor):
+        dt = fill_value.dtype
+    return torch.full(_shape(shape), fill_value, dtype=dt, device=native_device(device))
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    return torch.full_like(x, fill_value, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    dt = native_dtype(dtype)
+    if dt is None:
+        cplx = isinstance(start, complex) or isinstance(stop, complex)
+        dt = default_complex() if cplx else default_float()
+    dev = native_device(device)
+    if not endpoint:  # torch.linspace has no endpoint
+        if num == 0:
+            return torch.empty(0, dtype=dt, device=dev)
+        step = (stop - start) / num
+        return (torch.arange(num, dtype=torch.float64, device=dev) * step + start).to(dt)
+    return torch.linspace(start, stop, num, dtype=dt, device=dev)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise InvalidArgumentError(f"indexing: expected 'xy' or 'ij', got {indexing!r}")
+    return tuple(torch.meshgrid(*arrays, indexing=indexing)) if arrays else ()
+
+
+def ones(shape, *, dtype=None, device=None):
+    return torch.ones(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    return torch.ones_like(x, dtype=native_dtype(dtype), device=native_device(device))
+
+
+def tril(x, /, *, k=0):
+    return torch.tril(x, k)
+
+
+def triu(x, /, *, k=0):
+    return torch.triu(x, k)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return torch.zeros(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    return torch.zeros_like(x, dtype=native_dtype(dtype), device=native_device(device))

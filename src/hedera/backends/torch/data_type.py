@@ -1,0 +1,118 @@
+"""Data type functions (torch backend)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import torch
+
+from ... import dtypes as _hd
+from ...errors import DtypeError
+from ._core import native_device, native_dtype, result_dtype, scalar_dtype
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    dt, dev = native_dtype(dtype), native_device(device)
+    if dev is None:
+        return x.to(dtype=dt, copy=copy)
+    return x.to(dev, dtype=dt, copy=copy)
+
+
+def can_cast(from_, to, /):
+    return _hd.can_cast(from_.dtype if isinstance(from_, torch.Tensor) else from_, to)
+
+
+class FInfo(NamedTuple):
+    """The standard's ``finfo`` object (torch's has ``dtype`` as a string)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: torch.dtype
+
+
+class IInfo(NamedTuple):
+    """The standard's ``iinfo`` object."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: torch.dtype
+
+
+_FINFO: dict[torch.dtype, FInfo] = {}
+_IINFO: dict[torch.dtype, IInfo] = {}
+
+
+def _dtype_arg(type):
+    return type.dtype if isinstance(type, torch.Tensor) else native_dtype(type)
+
+
+def finfo(type, /):
+    dt = _dtype_arg(type)
+    try:
+        return _FINFO[dt]
+    except KeyError:
+        pass
+    if not (dt.is_floating_point or dt.is_complex):
+        raise DtypeError(f"finfo: expected a floating-point dtype, got {dt}")
+    real = {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(dt, dt)
+    f = torch.finfo(real)
+    # for complex dtypes, the standard's finfo describes the real and imaginary parts
+    out = FInfo(f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real)
+    _FINFO[dt] = out
+    return out
+
+
+def iinfo(type, /):
+    dt = _dtype_arg(type)
+    try:
+        return _IINFO[dt]
+    except KeyError:
+        pass
+    if dt.is_floating_point or dt.is_complex or dt is torch.bool:
+        raise DtypeError(f"iinfo: expected an integer dtype, got {dt}")
+    i = torch.iinfo(dt)
+    out = IInfo(i.bits, int(i.max), int(i.min), dt)
+    _IINFO[dt] = out
+    return out
+
+
+def isdtype(dtype, kind):
+    return _hd.isdtype(dtype, kind)
+
+
+def result_type(*arrays_and_dtypes: Any) -> torch.dtype:
+    """The dtype the standard's promotion gives, as a torch dtype.
+
+    Arrays and dtypes are combined first, then Python scalars (which take the
+    array's dtype where their kind fits, as in torch's own binary operations).
+    """
+    dtypes, scalars = [], []
+    for item in arrays_and_dtypes:
+        if isinstance(item, torch.Tensor):
+            dtypes.append(item.dtype)
+        elif isinstance(item, (bool, int, float, complex)):
+            scalars.append(item)
+        else:
+            dtypes.append(native_dtype(item))
+    if not dtypes:
+        raise DtypeError("result_type: expected at least one array or dtype")
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = _promote_strict(out, d)
+    for s in scalars:
+        out = scalar_dtype(s, out)
+    return out
+
+
+def _promote_strict(a: torch.dtype, b: torch.dtype) -> torch.dtype:
+    if a is b:
+        return a
+    ha, hb = _hd.as_hedera_dtype(a), _hd.as_hedera_dtype(b)
+    _hd.promote_types(ha, hb)  # raises DtypeError where the standard defines no promotion
+    return result_dtype(a, b)

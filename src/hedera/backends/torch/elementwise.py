@@ -1,0 +1,182 @@
+"""Element-wise functions (torch backend).
+
+Unary functions are torch's own where they conform. Binary functions go through
+:func:`_binary`: same-dtype tensors (the common case) go straight to torch; mixed
+dtypes where exactly one operand is 0-d are cast first (torch would let the 0-d
+tensor lose within its kind: ``int8[n] + int64[]`` is ``int8`` in torch, ``int64`` in
+the standard); Python scalars in the first position, or in the second for torch
+functions that take only tensors, become 0-d tensors of the other operand's dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from ._core import promote
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+]  # fmt: skip
+
+_Tensor = torch.Tensor
+_SCALARS = (bool, int, float, complex)
+
+# ---- unary: torch conforms ----------------------------------------------------------------
+
+abs = torch.abs
+acos = torch.acos
+acosh = torch.acosh
+asin = torch.asin
+asinh = torch.asinh
+atan = torch.atan
+atanh = torch.atanh
+bitwise_invert = torch.bitwise_not
+ceil = torch.ceil
+cos = torch.cos
+cosh = torch.cosh
+exp = torch.exp
+expm1 = torch.expm1
+floor = torch.floor
+imag = torch.imag
+isfinite = torch.isfinite
+isinf = torch.isinf
+isnan = torch.isnan
+log = torch.log
+log1p = torch.log1p
+log2 = torch.log2
+log10 = torch.log10
+logical_not = torch.logical_not
+negative = torch.negative
+positive = torch.positive
+real = torch.real
+reciprocal = torch.reciprocal
+signbit = torch.signbit
+sin = torch.sin
+sinh = torch.sinh
+square = torch.square
+sqrt = torch.sqrt
+tan = torch.tan
+tanh = torch.tanh
+trunc = torch.trunc
+# torch.conj only sets a lazy conjugate bit, which other libraries (DLPack, NumPy) cannot read
+conj = torch.conj_physical
+
+
+def round(x, /):
+    # torch.round has no complex kernel: round the parts
+    if x.dtype.is_complex:
+        return torch.complex(torch.round(x.real), torch.round(x.imag))
+    return torch.round(x)
+
+
+def sign(x, /):
+    # torch.sign gives 0 for NaN (the standard: NaN); torch.sgn is x/|x| for complex
+    if x.dtype.is_floating_point:
+        return torch.where(torch.isnan(x), x, torch.sign(x))
+    return torch.sgn(x)
+
+
+# ---- binary ---------------------------------------------------------------------------------
+
+
+def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Callable[..., Any]:
+    """A standard binary function over torch's ``fn``, with the standard's promotion.
+
+    ``scalar_x2``: whether ``fn`` accepts a Python scalar as its second argument.
+    """
+    if scalar_x2:
+
+        def op(x1, x2, /):
+            try:
+                if x1.dtype is x2.dtype:
+                    return fn(x1, x2)
+            except AttributeError:  # a Python scalar: torch takes it as x2 by the standard's rule
+                if type(x2) in _SCALARS and isinstance(x1, _Tensor):
+                    return fn(x1, x2)
+            return fn(*promote(x1, x2))
+
+    else:
+
+        def op(x1, x2, /):
+            try:
+                if x1.dtype is x2.dtype:
+                    return fn(x1, x2)
+            except AttributeError:
+                pass
+            return fn(*promote(x1, x2))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}`` over ``torch.{fn.__name__}``, with the standard's type promotion."
+    return op
+
+
+add = _binary(torch.add, "add")
+subtract = _binary(torch.subtract, "subtract")
+multiply = _binary(torch.multiply, "multiply")
+divide = _binary(torch.divide, "divide")
+floor_divide = _binary(torch.floor_divide, "floor_divide")
+remainder = _binary(torch.remainder, "remainder")
+pow = _binary(torch.pow, "pow")
+equal = _binary(torch.eq, "equal")
+not_equal = _binary(torch.ne, "not_equal")
+greater = _binary(torch.gt, "greater")
+greater_equal = _binary(torch.ge, "greater_equal")
+less = _binary(torch.lt, "less")
+less_equal = _binary(torch.le, "less_equal")
+bitwise_and = _binary(torch.bitwise_and, "bitwise_and")
+bitwise_or = _binary(torch.bitwise_or, "bitwise_or")
+bitwise_xor = _binary(torch.bitwise_xor, "bitwise_xor")
+bitwise_left_shift = _binary(torch.bitwise_left_shift, "bitwise_left_shift")
+bitwise_right_shift = _binary(torch.bitwise_right_shift, "bitwise_right_shift")
+copysign = _binary(torch.copysign, "copysign")
+atan2 = _binary(torch.atan2, "atan2", scalar_x2=False)
+hypot = _binary(torch.hypot, "hypot", scalar_x2=False)
+logaddexp = _binary(torch.logaddexp, "logaddexp", scalar_x2=False)
+logical_and = _binary(torch.logical_and, "logical_and", scalar_x2=False)
+logical_or = _binary(torch.logical_or, "logical_or", scalar_x2=False)
+logical_xor = _binary(torch.logical_xor, "logical_xor", scalar_x2=False)
+maximum = _binary(torch.maximum, "maximum", scalar_x2=False)
+minimum = _binary(torch.minimum, "minimum", scalar_x2=False)
+nextafter = _binary(torch.nextafter, "nextafter", scalar_x2=False)
+
+
+def _bound(value, x):
+    """A clip bound as something torch.clamp takes alongside ``x``, or None where it cannot bind."""
+    if value is None or isinstance(value, _Tensor):
+        return value if value is None or value.dtype is x.dtype else value.to(x.dtype)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex) and isinstance(value, int):
+        info = torch.iinfo(x.dtype) if x.dtype is not torch.bool else None
+        if info is not None and not info.min <= value <= info.max:
+            return None  # outside x's range: the bound cannot bind
+    return value
+
+
+def clip(x, /, min=None, max=None):
+    """Clamp ``x`` to ``[min, max]``; the result keeps ``x``'s dtype.
+
+    torch.clamp takes two scalars or two tensors but not a mix, ignores a NaN scalar
+    bound and promotes with tensor bounds, so bounds are adjusted first.
+    """
+    lo, hi = _bound(min, x), _bound(max, x)
+    if lo is None and hi is None:
+        return x.clone()
+    if not isinstance(lo, _Tensor) and not isinstance(hi, _Tensor):
+        if any(isinstance(b, float) and math.isnan(b) for b in (lo, hi)):
+            return torch.full_like(x, math.nan)
+        return torch.clamp(x, lo, hi)
+    if lo is not None and not isinstance(lo, _Tensor):
+        lo = torch.as_tensor(lo, dtype=x.dtype, device=x.device)
+    if hi is not None and not isinstance(hi, _Tensor):
+        hi = torch.as_tensor(hi, dtype=x.dtype, device=x.device)
+    return torch.clamp(x, lo, hi)

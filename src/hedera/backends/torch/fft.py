@@ -1,0 +1,70 @@
+"""The ``fft`` extension (torch backend): ``torch.fft``, with ``axis``/``axes`` for torch's ``dim``."""
+
+from __future__ import annotations
+
+import torch
+
+from ._core import default_float, native_device, native_dtype
+
+__all__ = [
+    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
+]  # fmt: skip
+
+
+def fft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.fft(x, n, axis, norm)
+
+
+def ifft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.ifft(x, n, axis, norm)
+
+
+def fftn(x, /, *, s=None, axes=None, norm="backward"):
+    return torch.fft.fftn(x, s, axes, norm)
+
+
+def ifftn(x, /, *, s=None, axes=None, norm="backward"):
+    return torch.fft.ifftn(x, s, axes, norm)
+
+
+def rfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.rfft(x, n, axis, norm)
+
+
+def irfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.irfft(x, n, axis, norm)
+
+
+def rfftn(x, /, *, s=None, axes=None, norm="backward"):
+    return torch.fft.rfftn(x, s, axes, norm)
+
+
+def irfftn(x, /, *, s=None, axes=None, norm="backward"):
+    return torch.fft.irfftn(x, s, axes, norm)
+
+
+def hfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.hfft(x, n, axis, norm)
+
+
+def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return torch.fft.ihfft(x, n, axis, norm)
+
+
+def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    dt = native_dtype(dtype) or default_float()
+    return torch.fft.fftfreq(n, d, dtype=dt, device=native_device(device))
+
+
+def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    dt = native_dtype(dtype) or default_float()
+    return torch.fft.rfftfreq(n, d, dtype=dt, device=native_device(device))
+
+
+def fftshift(x, /, *, axes=None):
+    return torch.fft.fftshift(x, axes)
+
+
+def ifftshift(x, /, *, axes=None):
+    return torch.fft.ifftshift(x, axes)

@@ -1,0 +1,71 @@
+"""Indexing functions (torch backend), plus the functional indexed update behind ``hd.at``."""
+
+from __future__ import annotations
+
+import torch
+
+from ...errors import InvalidArgumentError
+from .._common import check_index_update_op, normalize_axis
+
+__all__ = ["index_get", "index_update", "take", "take_along_axis"]
+
+# integer index dtypes torch indexes with as they are; others (int8, int16) are widened, and
+# uint8, which torch would read as a boolean mask, too
+_INDEX_DTYPES = (torch.int64, torch.int32, torch.bool)
+
+
+def _as_index(index):
+    if isinstance(index, torch.Tensor):
+        return index if index.dtype in _INDEX_DTYPES else index.to(torch.int64)
+    if isinstance(index, tuple):
+        return tuple(_as_index(i) for i in index)
+    return index
+
+
+def take(x, indices, /, *, axis=None):
+    if axis is None:
+        if x.ndim != 1:
+            raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")
+        axis = 0
+    axis = normalize_axis(axis, x.ndim)
+    # advanced indexing takes negative indices, which torch.index_select does not
+    return x[(slice(None),) * axis + (_as_index(indices),)]
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    if indices.dtype is not torch.int64:
+        indices = indices.to(torch.int64)
+    # negative indices count from the end (torch.gather would fail on them on some devices)
+    indices = torch.where(indices < 0, indices + x.shape[axis], indices)
+    return torch.take_along_dim(x, indices, dim=axis)
+
+
+def index_get(x, index, /):
+    """``x[index]``, for any index the standard allows (small integer index tensors are widened)."""
+    return x[_as_index(index)]
+
+
+_REDUCE = {"add": "sum", "multiply": "prod", "min": "amin", "max": "amax"}
+
+
+def index_update(x, index, values, /, *, op="set"):
+    """A copy of ``x`` with ``values`` written (``op="set"``) or combined into ``x[index]``.
+
+    Out of place and differentiable (gradients reach ``x`` and ``values``). Repeated
+    indices accumulate for every op but ``"set"``: the positions selected by ``index``
+    are found as flat offsets and combined with ``scatter_reduce``.
+    """
+    check_index_update_op(op)
+    index = _as_index(index)
+    if not isinstance(values, torch.Tensor):
+        values = torch.as_tensor(values, dtype=x.dtype, device=x.device)
+    elif values.dtype is not x.dtype:
+        values = values.to(x.dtype)
+    if op == "set":
+        out = x.clone()
+        out[index] = values
+        return out
+    offsets = torch.arange(x.numel(), device=x.device).reshape(x.shape)[index]
+    src = torch.broadcast_to(values, offsets.shape).reshape(-1)
+    flat = torch.reshape(x, (-1,)).scatter_reduce(0, offsets.reshape(-1), src, _REDUCE[op])
+    return flat.reshape(x.shape)

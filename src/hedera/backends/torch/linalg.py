@@ -1,0 +1,108 @@
+"""The ``linalg`` extension (torch backend): ``torch.linalg`` where it conforms."""
+
+from __future__ import annotations
+
+import torch
+
+from ...errors import ShapeError
+from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
+from ._core import native_dtype, promote_all
+from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .statistical import sum as _sum
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]  # fmt: skip
+
+det = torch.linalg.det
+eigvalsh = torch.linalg.eigvalsh
+inv = torch.linalg.inv
+matrix_power = torch.linalg.matrix_power
+svdvals = torch.linalg.svdvals
+
+
+def cholesky(x, /, *, upper=False):
+    return torch.linalg.cholesky(x, upper=upper)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    # torch.linalg.cross does not broadcast to new dimensions and wants one dtype
+    if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ShapeError(
+            f"cross: axis {axis} must have size 3 in x1 (shape {tuple(x1.shape)}) "
+            f"and x2 (shape {tuple(x2.shape)})"
+        )
+    x1, x2 = torch.broadcast_tensors(x1, x2)
+    return torch.linalg.cross(x1, x2, dim=axis)
+
+
+def diagonal(x, /, *, offset=0):
+    return torch.diagonal(x, offset, -2, -1)
+
+
+def eigh(x, /):
+    return EighResult(*torch.linalg.eigh(x))
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    return torch.linalg.matrix_norm(x, ord=ord, dim=(-2, -1), keepdim=keepdims)
+
+
+def matrix_rank(x, /, *, rtol=None):
+    if rtol is not None and not isinstance(rtol, torch.Tensor):
+        rtol = float(rtol)
+    return torch.linalg.matrix_rank(x, rtol=rtol)
+
+
+def outer(x1, x2, /):
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    return torch.outer(x1, x2)
+
+
+def pinv(x, /, *, rtol=None):
+    if rtol is not None and not isinstance(rtol, torch.Tensor):
+        rtol = float(rtol)
+    return torch.linalg.pinv(x, rtol=rtol)
+
+
+def qr(x, /, *, mode="reduced"):
+    return QRResult(*torch.linalg.qr(x, mode=mode))
+
+
+def slogdet(x, /):
+    return SlogdetResult(*torch.linalg.slogdet(x))
+
+
+def solve(x1, x2, /):
+    # the standard treats a 1-d x2 as a vector and anything else as a stack of matrices;
+    # torch also reads x2 of shape x1.shape[:-1] as a stack of vectors
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    if x2.ndim == 1:
+        return torch.linalg.solve(x1, x2[:, None])[..., 0]
+    if x1.ndim - 1 == x2.ndim and x1.shape[:-1] == x2.shape:
+        return torch.linalg.solve(x1, x2[None])
+    return torch.linalg.solve(x1, x2)
+
+
+def svd(x, /, *, full_matrices=True):
+    return SVDResult(*torch.linalg.svd(x, full_matrices=full_matrices))
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    # torch.trace takes only matrices and has no offset
+    return _sum(torch.diagonal(x, offset, -2, -1), axis=-1, dtype=native_dtype(dtype))
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    if axis == ():  # torch reads dim=() as every axis; the norm of one element is |x| (x != 0 for ord=0)
+        out = torch.abs(x)
+        return (x != 0).to(out.dtype) if ord == 0 else out
+    if isinstance(axis, tuple):
+        normalize_axes(axis, x.ndim)  # torch accepts repeated axes
+    return torch.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)

@@ -1,0 +1,67 @@
+"""Linear algebra functions of the main namespace (torch backend)."""
+
+from __future__ import annotations
+
+import torch
+
+from ...errors import ShapeError
+from .._common import normalize_axis
+from ._core import promote_all
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+
+def matmul(x1, x2, /):
+    # torch.matmul does not promote mixed dtypes
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    return torch.matmul(x1, x2)
+
+
+def matrix_transpose(x, /):
+    if x.ndim < 2:
+        raise ShapeError(f"matrix_transpose: x must have at least two dimensions, got shape {tuple(x.shape)}")
+    return x.mT
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    # torch calls axes "dims", needs one dtype, and fails on integer tensors with
+    # single-element contractions, so integers go through a float-free matmul
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError("tensordot: axes must be a non-negative integer or a pair of sequences")
+        a1 = list(range(x1.ndim - axes, x1.ndim))
+        a2 = list(range(axes))
+    else:
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
+    a1 = [normalize_axis(a, x1.ndim, "axes") for a in a1]
+    a2 = [normalize_axis(a, x2.ndim, "axes") for a in a2]
+    if len(a1) != len(a2) or any(x1.shape[i] != x2.shape[j] for i, j in zip(a1, a2, strict=True)):
+        raise ShapeError(
+            f"tensordot: contracted axes {a1} of x1 (shape {tuple(x1.shape)}) and {a2} of x2 "
+            f"(shape {tuple(x2.shape)}) do not match"
+        )
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [j for j in range(x2.ndim) if j not in a2]
+    k = 1
+    for i in a1:
+        k *= x1.shape[i]
+    left = x1.permute(*free1, *a1).reshape(-1, k)
+    right = x2.permute(*a2, *free2).reshape(k, -1)
+    out = torch.matmul(left, right)
+    return out.reshape([x1.shape[i] for i in free1] + [x2.shape[j] for j in free2])
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    if x1.shape[axis] != x2.shape[axis]:  # torch would broadcast along the contracted axis
+        raise ShapeError(
+            f"vecdot: x1 (shape {tuple(x1.shape)}) and x2 (shape {tuple(x2.shape)}) must have the same "
+            f"size along axis {axis}"
+        )
+    if x1.dtype.is_floating_point or x1.dtype.is_complex:
+        return torch.linalg.vecdot(x1, x2, dim=axis)
+    return torch.sum(x1 * x2, dim=axis, dtype=x1.dtype)  # torch.linalg.vecdot has no integer kernel

@@ -1,0 +1,96 @@
+"""Manipulation functions (torch backend)."""
+
+from __future__ import annotations
+
+import torch
+
+from ...errors import InvalidArgumentError, ShapeError
+from .._common import normalize_axes, normalize_axis
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+moveaxis = torch.moveaxis
+tile = torch.tile
+
+
+def broadcast_arrays(*arrays):
+    return tuple(torch.broadcast_tensors(*arrays))
+
+
+def broadcast_to(x, /, shape):
+    return torch.broadcast_to(x, shape)
+
+
+def concat(arrays, /, *, axis=0):
+    if axis is None:  # torch.cat has no axis=None
+        return torch.cat([torch.reshape(a, (-1,)) for a in arrays])
+    return torch.cat(arrays, axis)
+
+
+def expand_dims(x, /, axis):
+    if isinstance(axis, int):
+        return torch.unsqueeze(x, axis)
+    # a tuple of axes, each an index into the result
+    ndim = x.ndim + len(axis)
+    axes = normalize_axes(axis, ndim)
+    sizes = iter(x.shape)
+    return torch.reshape(x, [1 if i in axes else next(sizes) for i in range(ndim)])
+
+
+def flip(x, /, *, axis=None):
+    if axis is None:
+        axis = tuple(range(x.ndim))
+    elif isinstance(axis, int):
+        axis = (axis,)
+    return torch.flip(x, axis)
+
+
+def permute_dims(x, /, axes):
+    return torch.permute(x, axes)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    # torch rejects short integer repeats tensors
+    if isinstance(repeats, torch.Tensor) and repeats.dtype is not torch.int64:
+        repeats = repeats.to(torch.int64)
+    return torch.repeat_interleave(x, repeats, axis)
+
+
+def reshape(x, /, shape, *, copy=None):
+    if copy is True:
+        return torch.reshape(x, shape).clone()
+    if copy is False:
+        try:
+            return x.view(shape)
+        except RuntimeError as e:
+            raise InvalidArgumentError(f"copy=False: this reshape needs a copy ({e})") from e
+    return torch.reshape(x, shape)
+
+
+def roll(x, /, shift, *, axis=None):
+    if axis is None:
+        return torch.roll(x, shift)
+    if isinstance(shift, int) and not isinstance(axis, int):  # one shift for several axes
+        shift = (shift,) * len(axis)
+    return torch.roll(x, shift, axis)
+
+
+def squeeze(x, /, axis):
+    # torch silently keeps axes whose size is not 1; the standard raises
+    axes = normalize_axes(axis, x.ndim)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ShapeError(f"squeeze: axis {a} has size {x.shape[a]}, not 1 (x has shape {tuple(x.shape)})")
+    return torch.squeeze(x, axes) if axes else x
+
+
+def stack(arrays, /, *, axis=0):
+    return torch.stack(arrays, axis)
+
+
+def unstack(x, /, *, axis=0):
+    normalize_axis(axis, x.ndim)
+    return torch.unbind(x, axis)

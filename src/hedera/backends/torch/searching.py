@@ -1,0 +1,60 @@
+"""Searching functions (torch backend)."""
+
+from __future__ import annotations
+
+import torch
+
+from ...errors import InvalidArgumentError, ShapeError
+from .._common import normalize_axes
+from ._core import promote, promote_all, to_tensor_like
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return torch.argmax(x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return torch.argmin(x, axis, keepdims)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    # torch.count_nonzero has no keepdims
+    axes = normalize_axes(axis, x.ndim)
+    if not axes:
+        return (x != 0).to(torch.int64)
+    out = torch.count_nonzero(x, dim=axes)
+    if keepdims:
+        out = torch.reshape(out, [1 if i in axes else n for i, n in enumerate(x.shape)])
+    return out
+
+
+def nonzero(x, /):
+    if x.ndim == 0:
+        raise ShapeError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
+    return torch.nonzero(x, as_tuple=True)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    if side not in ("left", "right"):
+        raise InvalidArgumentError(f"side: expected 'left' or 'right', got {side!r}")
+    if not isinstance(x2, torch.Tensor):
+        x2 = to_tensor_like(x2, x1)
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote_all(x1, x2)
+    if sorter is not None and sorter.dtype is not torch.int64:
+        sorter = sorter.to(torch.int64)
+    return torch.searchsorted(x1, x2, side=side, sorter=sorter)
+
+
+def where(condition, x1, x2, /):
+    # a 0-d operand of another dtype would lose in torch's promotion, and torch wants a bool condition
+    if condition.dtype is not torch.bool:
+        condition = condition.to(torch.bool)
+    try:
+        if x1.dtype is x2.dtype:
+            return torch.where(condition, x1, x2)
+    except AttributeError:
+        pass
+    return torch.where(condition, *promote(x1, x2))

@@ -1,0 +1,121 @@
+"""Statistical functions (torch backend).
+
+torch reduces over *every* axis for ``dim=()`` (the standard: over none), and sums
+small integers in int64 as the standard does, but ``uint8`` in int64 too, where the
+standard's accumulator is ``uint64``, which torch lacks: that raises
+:class:`~hedera.errors.UnsupportedDtypeError` unless ``dtype`` is given.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ... import dtypes as _hd
+from ...errors import InvalidArgumentError
+from .._common import normalize_axes, normalize_axis
+from ._core import native_dtype
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+_uint8 = torch.uint8
+
+
+def _accumulator(x, dtype):
+    """The dtype to sum or multiply ``x`` in: ``dtype``, else None (torch's choice is the standard's)."""
+    if dtype is not None:
+        return native_dtype(dtype)
+    if x.dtype is _uint8:
+        raise _hd.UnsupportedDtypeError(
+            "the standard accumulates uint8 in uint64, which the torch backend does not support; "
+            "pass dtype=hd.int64 (or another dtype) explicitly"
+        )
+    return None
+
+
+def _no_axis(x, dtype):
+    """A reduction over no axis (``axis=()``): ``x`` itself, in the accumulator dtype."""
+    if dtype is None and not (x.dtype.is_floating_point or x.dtype.is_complex):
+        dtype = torch.int64
+    return x.to(dtype or x.dtype, copy=True)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    dt = _accumulator(x, dtype) if dtype is not None or x.dtype is _uint8 else None
+    if axis is None:
+        return torch.sum(x, None, keepdims, dtype=dt)
+    if axis == ():
+        return _no_axis(x, dt)
+    return torch.sum(x, axis, keepdims, dtype=dt)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    dt = _accumulator(x, dtype)
+    if axis is None:
+        out = torch.prod(x, dtype=dt)
+        return torch.reshape(out, (1,) * x.ndim) if keepdims else out
+    if isinstance(axis, int):
+        return torch.prod(x, axis, keepdims, dtype=dt)
+    axes = normalize_axes(axis, x.ndim)
+    if not axes:
+        return _no_axis(x, dt)
+    # torch.prod takes one axis: move the reduced axes last and flatten them
+    kept = [i for i in range(x.ndim) if i not in axes]
+    flat = torch.reshape(torch.permute(x, kept + list(axes)), [x.shape[i] for i in kept] + [-1])
+    out = torch.prod(flat, -1, dtype=dt)
+    if keepdims:
+        out = torch.reshape(out, [1 if i in axes else n for i, n in enumerate(x.shape)])
+    return out
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    if axis == ():
+        return x.clone()
+    return torch.mean(x, axis, keepdims)
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    if axis == ():
+        return x.clone()
+    return torch.amax(x, () if axis is None else axis, keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    if axis == ():
+        return x.clone()
+    return torch.amin(x, () if axis is None else axis, keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if axis == ():  # the deviation of each element from itself, over max(1 - correction, 0)
+        return torch.zeros_like(x) / (1 - correction if correction < 1 else 0)
+    return torch.var(x, axis, correction=correction, keepdim=keepdims)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if axis == ():
+        return torch.zeros_like(x) / (1 - correction if correction < 1 else 0)
+    return torch.std(x, axis, correction=correction, keepdim=keepdims)
+
+
+def _cumulative(op, identity, x, axis, dtype, include_initial):
+    if axis is None:
+        if x.ndim != 1:
+            raise InvalidArgumentError(
+                f"axis: must be given for arrays of other than one dimension (x has shape {tuple(x.shape)})"
+            )
+        axis = 0
+    axis = normalize_axis(axis, x.ndim)
+    out = op(x, axis, dtype=_accumulator(x, dtype))
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = torch.cat([torch.full(shape, identity, dtype=out.dtype, device=out.device), out], axis)
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(torch.cumprod, 1, x, axis, dtype, include_initial)

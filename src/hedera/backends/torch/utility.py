@@ -1,0 +1,44 @@
+"""Utility functions (torch backend)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._core import to_tensor_like
+
+__all__ = ["all", "any", "diff"]
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    # torch reduces everything for dim=(), and keeps uint8 as the result dtype
+    if axis == ():
+        return x.to(torch.bool, copy=True)
+    return torch.all(x, axis, keepdims).to(torch.bool)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    if axis == ():
+        return x.to(torch.bool, copy=True)
+    return torch.any(x, axis, keepdims).to(torch.bool)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    # torch.diff wants prepend/append of x's rank and dtype; the standard broadcasts them
+    if prepend is not None:
+        prepend = _edge(x, prepend, axis)
+    if append is not None:
+        append = _edge(x, append, axis)
+    if n == 0:
+        parts = [p for p in (prepend, x, append) if p is not None]
+        return torch.cat(parts, axis) if len(parts) > 1 else x.clone()
+    return torch.diff(x, n=n, dim=axis, prepend=prepend, append=append)
+
+
+def _edge(x, value, axis):
+    if not isinstance(value, torch.Tensor):
+        value = to_tensor_like(value, x)
+    if value.ndim != x.ndim:
+        shape = list(x.shape)
+        shape[axis] = 1
+        value = torch.broadcast_to(value, shape)
+    return value
