@@ -12,6 +12,12 @@ from .._common import parse_device
 
 BACKEND = "numpy"
 
+#: hedera dtypes numpy lacks (creation and casts to them raise UnsupportedDtypeError)
+UNSUPPORTED_DTYPES: tuple[str, ...] = ("bfloat16",)
+
+#: function qualname -> why it cannot be done exactly (it raises UnsupportedError); none on numpy
+LIMITATIONS: dict[str, str] = {}
+
 
 def native_dtype(dtype: Any) -> Any:
     """A numpy dtype for ``dtype`` (a hedera dtype, a numpy dtype, or None -> None)."""
