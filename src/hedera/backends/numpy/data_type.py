@@ -15,16 +15,21 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.astype(native_dtype(dtype), copy=copy)
 
 
+def _dtype_of(value):
+    # an array's dtype, else value itself (np.dtype objects have a .shape too, so test the type)
+    return value.dtype if isinstance(value, (np.ndarray, np.generic)) else value
+
+
 def can_cast(from_, to, /):
-    return _hd.can_cast(from_.dtype if hasattr(from_, "shape") else from_, to)
+    return _hd.can_cast(_dtype_of(from_), to)
 
 
 def finfo(type, /):
-    return np.finfo(native_dtype(type.dtype if hasattr(type, "shape") else type))
+    return np.finfo(native_dtype(_dtype_of(type)))
 
 
 def iinfo(type, /):
-    return np.iinfo(native_dtype(type.dtype if hasattr(type, "shape") else type))
+    return np.iinfo(native_dtype(_dtype_of(type)))
 
 
 def isdtype(dtype, kind):

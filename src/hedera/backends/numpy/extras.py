@@ -71,7 +71,7 @@ def scatter_nd(indices, updates, shape, /):
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
     """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
-    m = np.max(x, axis=axis, keepdims=True)
+    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)  # initial: empty sums give -inf
     m = np.where(np.isfinite(m), m, 0)
     out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
     return out if keepdims else np.squeeze(out, axis=axis)
@@ -92,6 +92,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
     check_pad_mode(mode)
     widths = normalize_pad_width(pad_width, np.ndim(x))
+    if not widths:  # a 0-d array has no axes to pad (np.pad cannot read an empty pad_width)
+        return np.array(x, copy=True)
     if mode == "constant":
         return np.pad(x, widths, mode="constant", constant_values=constant_values)
     return np.pad(x, widths, mode=mode)

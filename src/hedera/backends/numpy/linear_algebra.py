@@ -23,4 +23,5 @@ def vecdot(x1, x2, /, *, axis=-1):
     if np.shape(x1)[axis] != np.shape(x2)[axis]:
         raise ValueError("vecdot: x1 and x2 must have the same size along axis")
     x1, x2 = np.broadcast_arrays(x1, x2)
-    return np.sum(np.conj(x1) * x2, axis=axis)
+    # np.sum would widen small integers to int64; the standard keeps the promoted dtype
+    return np.sum(np.conj(x1) * x2, axis=axis, dtype=np.result_type(x1, x2))
