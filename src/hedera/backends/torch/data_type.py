@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import torch
 
 from ... import dtypes as _hd
 from ...errors import DtypeError
-from ._core import native_device, native_dtype, result_dtype, scalar_dtype
+from ._core import native_device, native_dtype, scalar_dtype
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -24,8 +25,9 @@ def can_cast(from_, to, /):
     return _hd.can_cast(from_.dtype if isinstance(from_, torch.Tensor) else from_, to)
 
 
-class FInfo(NamedTuple):
-    """The standard's ``finfo`` object (torch's has ``dtype`` as a string)."""
+@dataclass(frozen=True)
+class FInfo:
+    """The standard's ``finfo`` object (torch's own has ``dtype`` as a string)."""
 
     bits: int
     eps: float
@@ -35,7 +37,8 @@ class FInfo(NamedTuple):
     dtype: torch.dtype
 
 
-class IInfo(NamedTuple):
+@dataclass(frozen=True)
+class IInfo:
     """The standard's ``iinfo`` object."""
 
     bits: int
@@ -92,27 +95,17 @@ def result_type(*arrays_and_dtypes: Any) -> torch.dtype:
     Arrays and dtypes are combined first, then Python scalars (which take the
     array's dtype where their kind fits, as in torch's own binary operations).
     """
-    dtypes, scalars = [], []
+    out, scalars = None, []
     for item in arrays_and_dtypes:
-        if isinstance(item, torch.Tensor):
-            dtypes.append(item.dtype)
-        elif isinstance(item, (bool, int, float, complex)):
+        if isinstance(item, (bool, int, float, complex)):
             scalars.append(item)
-        else:
-            dtypes.append(native_dtype(item))
-    if not dtypes:
+            continue
+        d = _hd.as_hedera_dtype(item.dtype if isinstance(item, torch.Tensor) else item, "arrays_and_dtypes")
+        out = d if out is None else _hd.promote_types(out, d)
+    if out is None:
         raise DtypeError("result_type: expected at least one array or dtype")
-    out = dtypes[0]
-    for d in dtypes[1:]:
-        out = _promote_strict(out, d)
+    # torch has objects for every standard dtype (uint16/32/64 included, though they are unsupported)
+    native = getattr(torch, out.name)
     for s in scalars:
-        out = scalar_dtype(s, out)
-    return out
-
-
-def _promote_strict(a: torch.dtype, b: torch.dtype) -> torch.dtype:
-    if a is b:
-        return a
-    ha, hb = _hd.as_hedera_dtype(a), _hd.as_hedera_dtype(b)
-    _hd.promote_types(ha, hb)  # raises DtypeError where the standard defines no promotion
-    return result_dtype(a, b)
+        native = scalar_dtype(s, native)
+    return native

@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from ._core import promote
+from ._core import promote, promote_all
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -121,8 +121,38 @@ def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Cal
     return op
 
 
-add = _binary(torch.add, "add")
-subtract = _binary(torch.subtract, "subtract")
+
+
+def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` applied to real and imaginary parts separately, for complex operands.
+
+    torch adds complex numbers as ``x1 + alpha * x2`` with a complex ``alpha = 1``, so
+    a NaN imaginary part of ``x2`` leaks into the real part (the standard: parts are
+    independent).
+    """
+    promoting = _binary(fn, name)
+
+    def op(x1, x2, /):
+        try:
+            dt = x1.dtype
+            if dt is x2.dtype and dt not in _COMPLEX:
+                return fn(x1, x2)
+        except AttributeError:
+            pass
+        x1, x2 = promote(x1, x2)
+        if not (x1.dtype.is_complex or x2.dtype.is_complex):
+            return promoting(x1, x2)
+        x1, x2 = promote_all(x1, x2)
+        return torch.complex(fn(x1.real, x2.real), fn(x1.imag, x2.imag))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}`` over ``torch.{fn.__name__}``, with the standard's promotion and complex parts."
+    return op
+
+
+_COMPLEX = frozenset({torch.complex64, torch.complex128})
+add = _complex_parts(torch.add, "add")
+subtract = _complex_parts(torch.subtract, "subtract")
 multiply = _binary(torch.multiply, "multiply")
 divide = _binary(torch.divide, "divide")
 floor_divide = _binary(torch.floor_divide, "floor_divide")

@@ -40,13 +40,11 @@ def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 def einsum(subscripts, /, *operands):
     """Einstein summation over ``operands``, in NumPy's subscript notation (``"ij,jk->ik"``)."""
     # torch.einsum wants one dtype
-    dtypes = {o.dtype for o in operands}
-    if len(dtypes) > 1:
-        dt = operands[0].dtype
-        for o in operands[1:]:
-            dt = result_dtype(dt, o.dtype)
-        operands = tuple(o.to(dt) for o in operands)
-    return torch.einsum(subscripts, *operands)
+    dt = operands[0].dtype
+    for o in operands[1:]:
+        dt = result_dtype(dt, o.dtype)
+    out = torch.einsum(subscripts, *(o.to(dt) for o in operands))
+    return out if out.dtype is dt else out.to(dt)  # torch sums small integers in int64
 
 
 def _batch_index(x, indices, batch_dims):

@@ -62,9 +62,15 @@ def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     return torch.fft.rfftfreq(n, d, dtype=dt, device=native_device(device))
 
 
+def _shift(x, axes, sign):
+    # torch.fft.fftshift takes floating point only; it is a roll by half of each axis
+    axes = tuple(range(x.ndim)) if axes is None else (axes,) if isinstance(axes, int) else tuple(axes)
+    return torch.roll(x, [sign * (x.shape[a] // 2) for a in axes], axes)
+
+
 def fftshift(x, /, *, axes=None):
-    return torch.fft.fftshift(x, axes)
+    return _shift(x, axes, 1)
 
 
 def ifftshift(x, /, *, axes=None):
-    return torch.fft.ifftshift(x, axes)
+    return _shift(x, axes, -1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ...errors import ShapeError
@@ -45,13 +47,12 @@ def tensordot(x1, x2, /, *, axes=2):
         )
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [j for j in range(x2.ndim) if j not in a2]
-    k = 1
-    for i in a1:
-        k *= x1.shape[i]
-    left = x1.permute(*free1, *a1).reshape(-1, k)
-    right = x2.permute(*a2, *free2).reshape(k, -1)
-    out = torch.matmul(left, right)
-    return out.reshape([x1.shape[i] for i in free1] + [x2.shape[j] for j in free2])
+    shape1 = [x1.shape[i] for i in free1]
+    shape2 = [x2.shape[j] for j in free2]
+    k = math.prod(x1.shape[i] for i in a1)
+    left = torch.permute(x1, free1 + a1).reshape(math.prod(shape1), k)
+    right = torch.permute(x2, a2 + free2).reshape(k, math.prod(shape2))
+    return torch.matmul(left, right).reshape(shape1 + shape2)
 
 
 def vecdot(x1, x2, /, *, axis=-1):

@@ -13,14 +13,35 @@ __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_valu
 def isin(x1, x2, /, *, invert=False):
     if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
+    if x1.dtype.is_complex:  # torch.isin has no complex kernel
+        found = torch.any(torch.reshape(x1, (*x1.shape, 1)) == torch.reshape(x2, (-1,)), dim=-1)
+        return ~found if invert else found
     return torch.isin(x1, x2, invert=invert)
+
+
+def _unique(x):
+    """``(values, inverse, counts)`` of flattened ``x``, values sorted, NaNs distinct."""
+    flat = torch.reshape(x, (-1,))
+    if not flat.dtype.is_complex:
+        return torch.unique(flat, return_inverse=True, return_counts=True)
+    # torch.unique has no complex kernel: sort by (real, imag) and split where neighbours differ
+    n = flat.shape[0]
+    order = torch.argsort(flat.imag, stable=True)
+    order = order[torch.argsort(flat.real[order], stable=True)]
+    ordered = flat[order]
+    starts = torch.ones(n, dtype=torch.bool, device=x.device)
+    starts[1:] = ordered[1:] != ordered[:-1]  # NaN != NaN: each NaN starts its own group
+    group = torch.cumsum(starts, 0) - 1
+    inverse = torch.empty(n, dtype=torch.int64, device=x.device).scatter(0, order, group)
+    counts = torch.zeros(int(starts.sum()), dtype=torch.int64, device=x.device)
+    counts = counts.scatter_add(0, group, torch.ones_like(group))
+    return ordered[starts], inverse, counts
 
 
 def unique_all(x, /):
     # torch.unique has no first-occurrence indices: take the least position of each value
-    flat = torch.reshape(x, (-1,))
-    values, inverse, counts = torch.unique(flat, return_inverse=True, return_counts=True)
-    n = flat.shape[0]
+    values, inverse, counts = _unique(x)
+    n = inverse.shape[0]
     positions = torch.arange(n, device=x.device)
     indices = torch.full(values.shape, n, dtype=torch.int64, device=x.device)
     indices = indices.scatter_reduce(0, inverse, positions, "amin")
@@ -28,13 +49,19 @@ def unique_all(x, /):
 
 
 def unique_counts(x, /):
+    if x.dtype.is_complex:
+        values, _, counts = _unique(x)
+        return UniqueCountsResult(values, counts)
     return UniqueCountsResult(*torch.unique(x, return_counts=True))
 
 
 def unique_inverse(x, /):
-    values, inverse = torch.unique(x, return_inverse=True)
+    if x.dtype.is_complex:
+        values, inverse, _ = _unique(x)
+    else:
+        values, inverse = torch.unique(x, return_inverse=True)
     return UniqueInverseResult(values, torch.reshape(inverse, x.shape))
 
 
 def unique_values(x, /):
-    return torch.unique(x)
+    return _unique(x)[0] if x.dtype.is_complex else torch.unique(x)

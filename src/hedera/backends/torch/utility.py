@@ -28,9 +28,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         prepend = _edge(x, prepend, axis)
     if append is not None:
         append = _edge(x, append, axis)
-    if n == 0:
-        parts = [p for p in (prepend, x, append) if p is not None]
-        return torch.cat(parts, axis) if len(parts) > 1 else x.clone()
+    if n == 0:  # as NumPy: the input as it is, without prepend/append
+        return x.clone()
     return torch.diff(x, n=n, dim=axis, prepend=prepend, append=append)
 
 
