@@ -65,6 +65,9 @@ from . import fft, linalg  # noqa: E402  (after the front they re-export)
 from . import tree
 from .container import Container
 from .io import load, save
+from .autodiff import execute_with_gradients, grad, jacobian, jvp, stop_gradient, value_and_grad, vjp, vmap
+from .jit import jit
+from . import random
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -86,4 +89,6 @@ __all__ = [
     "UnknownBackendError", "UnsupportedDtypeError", "UnsupportedError",
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
+    "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
+    "jit", "random",
 ]  # fmt: skip

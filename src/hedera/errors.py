@@ -31,6 +31,13 @@ __all__ = [
 class HederaError(Exception):
     """Base class of every exception hedera raises on purpose."""
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # TF AutoGraph re-raises an error from inside tf.function as its own class only if its
+        # __init__ is Exception.__init__ (else as a StagingError); keep hedera's classes intact.
+        if not issubclass(cls, ImportError):
+            cls.__init__ = Exception.__init__  # type: ignore[misc]
+
 
 class BackendError(HederaError):
     """Base class of errors about backends themselves."""

@@ -1,0 +1,68 @@
+"""Function transformations for the jax backend: jax's own.
+
+Flat inputs, as described in ``hedera/backends/numpy/autodiff.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+AUTODIFF = True
+
+
+def user_function(f: Callable) -> Callable:
+    """``f`` as hedera should call it (unchanged; TensorFlow applies AutoGraph here)."""
+    return f
+
+
+def is_inexact(x: Any) -> bool:
+    return jnp.issubdtype(x.dtype, jnp.inexact)
+
+
+def is_real_floating(x: Any) -> bool:
+    return jnp.issubdtype(x.dtype, jnp.floating)
+
+
+def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    return jax.value_and_grad(f, has_aux=has_aux)(leaves)
+
+
+def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
+    return jax.vjp(f, *leaves, has_aux=has_aux)
+
+
+def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
+    return jax.jvp(f, leaves, tangents, has_aux=has_aux)
+
+
+def jacobian(f: Callable, leaves: tuple, mode: str, has_aux: bool) -> Any:
+    transform = jax.jacrev if mode == "reverse" else jax.jacfwd
+    return transform(f, has_aux=has_aux)(leaves)
+
+
+def vmap(f: Callable, leaves: tuple, axes: Sequence[int]) -> tuple:
+    return jax.vmap(f, in_axes=(tuple(axes),), out_axes=0)(leaves)
+
+
+def moveaxis(x: Any, source: int, destination: int) -> Any:
+    return jnp.moveaxis(x, source, destination)
+
+
+stop_gradient = jax.lax.stop_gradient
+
+
+def jit(
+    f: Callable, static_argnums: tuple[int, ...], static_argnames: tuple[str, ...], **options: Any
+) -> Callable:
+    """``jax.jit(f, static_argnums=..., static_argnames=..., **options)``."""
+    options.pop("jit_compile", None)  # a TensorFlow option
+    return jax.jit(f, static_argnums=static_argnums, static_argnames=static_argnames, **options)
+
+
+def is_compiling() -> bool:
+    """Whether jax is tracing: an array made now is a tracer (true under jit, not under grad alone)."""
+    return isinstance(jnp.zeros(()), jax.core.Tracer)

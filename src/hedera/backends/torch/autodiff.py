@@ -1,0 +1,79 @@
+"""Function transformations for the torch backend: ``torch.func`` and ``torch.compile``.
+
+Every backend's ``autodiff`` module has the same functions, over *flat* inputs:
+the front (:mod:`hedera.autodiff`) flattens nests to a tuple of leaves, so a
+function here receives and returns tuples of native arrays. See
+``hedera/backends/numpy/autodiff.py`` for the contract of each function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+import torch.func as _func
+
+AUTODIFF = True
+
+
+def user_function(f: Callable) -> Callable:
+    """``f`` as hedera should call it (unchanged; TensorFlow applies AutoGraph here)."""
+    return f
+
+
+def is_inexact(x: Any) -> bool:
+    """Whether ``x`` has a floating or complex dtype (the dtypes gradients are defined for)."""
+    return x.is_floating_point() or x.is_complex()
+
+
+def is_real_floating(x: Any) -> bool:
+    return x.is_floating_point()
+
+
+def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    grads, value = _func.grad_and_value(f, argnums=0, has_aux=has_aux)(leaves)
+    return value, grads  # torch.func returns (grads, value); hedera (and jax) the other way round
+
+
+def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
+    return _func.vjp(f, *leaves, has_aux=has_aux)
+
+
+def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
+    return _func.jvp(f, leaves, tangents, has_aux=has_aux)
+
+
+def jacobian(f: Callable, leaves: tuple, mode: str, has_aux: bool) -> Any:
+    transform = _func.jacrev if mode == "reverse" else _func.jacfwd
+    return transform(f, argnums=0, has_aux=has_aux)(leaves)
+
+
+def vmap(f: Callable, leaves: tuple, axes: Sequence[int]) -> tuple:
+    return _func.vmap(f, in_dims=(tuple(axes),), out_dims=0)(leaves)
+
+
+def moveaxis(x: Any, source: int, destination: int) -> Any:
+    return torch.movedim(x, source, destination)
+
+
+def stop_gradient(x: Any) -> Any:
+    """``x`` cut off from the graph: ``x.detach()`` (shares memory, as in torch)."""
+    return x.detach()
+
+
+def jit(
+    f: Callable, static_argnums: tuple[int, ...], static_argnames: tuple[str, ...], **options: Any
+) -> Callable:
+    """``torch.compile(f, **options)``.
+
+    Static arguments need no declaration: dynamo guards on Python values, so a
+    new value of a static argument triggers a recompilation, as in jax.
+    """
+    options.pop("jit_compile", None)  # a TensorFlow option
+    return torch.compile(f, **options)
+
+
+def is_compiling() -> bool:
+    """Whether this code is being traced by ``torch.compile`` (or ``torch.export``)."""
+    return torch.compiler.is_compiling()

@@ -1,0 +1,342 @@
+"""Random numbers, one API on every backend: stateful for convenience, keyed for functional code.
+
+Two styles::
+
+    hd.random.seed(0)                            # the current backend's generator
+    x = hd.random.normal((3, 4))                 # stateful: a new sample on each call
+
+    key = hd.random.key(0)                       # explicit keys: pure functions of the key
+    k1, k2 = hd.random.split(key)
+    y = hd.random.normal((3, 4), key=k1)         # the same numbers for the same key
+
+* Which backend: a call with a ``key`` (or an array argument: ``p``, ``logits``,
+  ``x``, ``mean``...) runs on that array's backend; a stateful call without one
+  runs on the current backend (:func:`hedera.use_backend`).
+* Keys are native arrays of their backend (two 32-bit words); :func:`split`
+  returns a tuple so that ``k1, k2 = split(key)`` works inside compiled code on
+  every backend. Never reuse a key for two draws: split it.
+* Reproducibility: the same seed or key gives the same numbers on the same
+  backend (and device). Different backends give different numbers.
+* Inside :func:`hedera.jit` use keys: a stateful call there would be traced once
+  and repeat one sample forever, so it raises :class:`~hedera.errors.InvalidArgumentError`.
+
+Every distribution takes ``dtype`` (a hedera, native or named dtype; default:
+the backend's default floating dtype, or ``int64`` for integers), ``device``
+(``"cpu"``, ``"gpu:0"`` or native; default: the key's device, else the
+backend's default) and ``key``. See docs/random.md for how each backend makes
+its numbers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from ._dispatch import backend_name_of_type, current_backend, load_backend
+from .errors import BackendMismatchError, InvalidArgumentError, InvalidAxisError, NotAnArrayError, ShapeError
+from .jit import in_jit
+
+__all__ = [
+    "bernoulli",
+    "categorical",
+    "key",
+    "normal",
+    "permutation",
+    "randint",
+    "seed",
+    "shuffle",
+    "split",
+    "truncated_normal",
+    "uniform",
+]
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+def _module(name: str) -> ModuleType:
+    try:
+        return _MODULES[name]
+    except KeyError:
+        pass
+    load_backend(name)
+    module = importlib.import_module(f"hedera.backends.{name}.random")
+    _MODULES[name] = module
+    return module
+
+
+
+
+_BY_TYPE: dict[type, ModuleType] = {}  # array type -> backend random module (the fast path)
+_SCALAR_TYPES = frozenset({int, float, bool, complex, type(None)})
+
+
+def _module_of(value: Any) -> ModuleType | None:
+    """The random module of ``value``'s backend, or None if it is not an array."""
+    try:
+        return _BY_TYPE[type(value)]
+    except KeyError:
+        pass
+    name = backend_name_of_type(type(value))
+    if name is None:
+        return None
+    module = _BY_TYPE[type(value)] = _module(name)
+    return module
+
+
+def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
+    """The backend random module for a call: the key's and array arguments' backend, else the current one.
+
+    ``named`` holds ``(argname, value)`` pairs of the arguments that may be arrays.
+    """
+    module, first = None, "key"
+    if key is not None:
+        module = _module_of(key)
+        if module is None:
+            raise NotAnArrayError(
+                f"{fname}: key must be a key array from hd.random.key or hd.random.split, "
+                f"got {type(key).__name__}"
+            )
+    for argname, value in named:
+        if type(value) in _SCALAR_TYPES:
+            continue
+        m = _module_of(value)
+        if m is None or m is module:
+            continue
+        if module is not None:
+            raise BackendMismatchError(
+                f"{fname}: arrays of different backends in one call ({first} is "
+                f"{module.__name__.split('.')[2]}, {argname} is {m.__name__.split('.')[2]})"
+            )
+        module, first = m, argname
+    if key is None:
+        if in_jit.get():
+            raise InvalidArgumentError(
+                f"hd.random.{fname}: a stateful call (no key=) inside hd.jit would be traced once and "
+                f"return the same sample on every call; pass key=... from hd.random.key / hd.random.split"
+            )
+        if module is None:
+            module = _module(current_backend())
+    return module
+
+
+def _shape(fname: str, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        out = tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(
+            f"{fname}: shape must be an int or a tuple of ints, got {shape!r}"
+        ) from None
+    if any(d < 0 for d in out):
+        raise InvalidArgumentError(f"{fname}: shape must not have negative sizes, got {out}")
+    return out
+
+
+def _int_seed(fname: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(value.__index__())
+        except (AttributeError, TypeError):
+            raise InvalidArgumentError(f"{fname}: seed must be an int, got {type(value).__name__}") from None
+    if not -(2**63) <= value < 2**64:
+        raise InvalidArgumentError(f"{fname}: seed must fit in 64 bits, got {value}")
+    return value & 0xFFFFFFFFFFFFFFFF
+
+
+# ---- keys and seeding ---------------------------------------------------------------------------
+
+
+def seed(n: int, *, backend: str | None = None) -> None:
+    """Seed the stateful generator of ``backend`` (default: the current backend).
+
+    Each backend has one generator, kept by hedera (the frameworks' global
+    generators are left alone). After ``seed(n)`` the sequence of stateful calls
+    is reproducible on that backend.
+    """
+    _module(backend or current_backend()).seed(_int_seed("seed", n))
+
+
+def key(seed: int, *, backend: str | None = None, device: Any = None) -> Any:
+    """A key for ``seed`` (an int of at most 64 bits): a native array of ``backend`` (default: current).
+
+    The key is two 32-bit words ``[seed >> 32, seed & 0xFFFFFFFF]``: ``uint32`` on
+    numpy and jax (jax's ``PRNGKey`` layout), ``int64`` on torch and tensorflow.
+
+    Examples
+    --------
+    >>> import hedera as hd
+    >>> k = hd.random.key(0, backend="numpy")
+    >>> bool((hd.random.uniform(3, key=k) == hd.random.uniform(3, key=k)).all())
+    True
+    """
+    return _module(backend or current_backend()).key(_int_seed("key", seed), device=device)
+
+
+def split(key: Any, num: int = 2) -> tuple[Any, ...]:
+    """``num`` new keys derived from ``key``, as a tuple (``k1, k2 = hd.random.split(key)``).
+
+    Split keys are independent of each other and of draws made with ``key``.
+    """
+    if isinstance(num, bool) or not isinstance(num, int) or num < 1:
+        raise InvalidArgumentError(f"split: num must be a positive int, got {num!r}")
+    if key is None:
+        raise InvalidArgumentError("split: key must be a key array, got None")
+    return _resolve("split", key).split(key, num)
+
+
+# ---- distributions ------------------------------------------------------------------------------
+
+
+def uniform(
+    shape: int | Sequence[int] = (),
+    minval: Any = 0.0,
+    maxval: Any = 1.0,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    key: Any = None,
+) -> Any:
+    """Uniform samples in ``[minval, maxval)`` of ``shape``.
+
+    ``minval`` and ``maxval`` are scalars or arrays broadcastable to ``shape``.
+
+    Examples
+    --------
+    >>> import hedera as hd
+    >>> x = hd.random.uniform((2, 3), -1.0, 1.0, key=hd.random.key(0, backend="numpy"))
+    >>> x.shape, bool(((x >= -1) & (x < 1)).all())
+    ((2, 3), True)
+    """
+    m = _resolve("uniform", key, ("minval", minval), ("maxval", maxval))
+    return m.uniform(_shape("uniform", shape), minval, maxval, dtype=dtype, device=device, key=key)
+
+
+def normal(
+    shape: int | Sequence[int] = (),
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    key: Any = None,
+) -> Any:
+    """Normal samples with ``mean`` and standard deviation ``std`` (scalars or broadcastable arrays)."""
+    m = _resolve("normal", key, ("mean", mean), ("std", std))
+    return m.normal(_shape("normal", shape), mean, std, dtype=dtype, device=device, key=key)
+
+
+def truncated_normal(
+    shape: int | Sequence[int] = (),
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    key: Any = None,
+) -> Any:
+    """Normal samples truncated to ``(mean - 2 std, mean + 2 std)``.
+
+    As ``jax.random.truncated_normal(key, -2, 2)`` and ``tf.random.truncated_normal``.
+    """
+    m = _resolve("truncated_normal", key, ("mean", mean), ("std", std))
+    return m.truncated_normal(
+        _shape("truncated_normal", shape), mean, std, dtype=dtype, device=device, key=key
+    )
+
+
+def randint(
+    shape: int | Sequence[int],
+    low: int,
+    high: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    key: Any = None,
+) -> Any:
+    """Uniform integers in ``[low, high)`` (Python ints), of an integer ``dtype`` (default ``int64``).
+
+    torch with a key draws from ranges of at most ``2**31`` values.
+    """
+    for argname, v in (("low", low), ("high", high)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InvalidArgumentError(f"randint: {argname} must be a Python int, got {type(v).__name__}")
+    if high <= low:
+        raise InvalidArgumentError(f"randint: expected low < high, got low={low}, high={high}")
+    m = _resolve("randint", key)
+    return m.randint(_shape("randint", shape), low, high, dtype=dtype, device=device, key=key)
+
+
+def bernoulli(
+    p: Any = 0.5, shape: int | Sequence[int] | None = None, *, device: Any = None, key: Any = None
+) -> Any:
+    """Boolean samples, ``True`` with probability ``p`` (a scalar or an array broadcastable to ``shape``).
+
+    ``shape`` defaults to ``p``'s shape.
+    """
+    m = _resolve("bernoulli", key, ("p", p))
+    return m.bernoulli(p, None if shape is None else _shape("bernoulli", shape), device=device, key=key)
+
+
+def permutation(x: int | Any, *, axis: int = 0, device: Any = None, key: Any = None) -> Any:
+    """A random permutation of ``range(x)`` (``int64``) for int ``x``, else of ``x``'s slices along ``axis``."""
+    if isinstance(x, bool) or (isinstance(x, int) and x < 0):
+        raise InvalidArgumentError(f"permutation: x must be a non-negative int or an array, got {x!r}")
+    if not isinstance(x, int):
+        if backend_name_of_type(type(x)) is None:
+            raise NotAnArrayError(f"permutation: x must be an int or an array, got {type(x).__name__}")
+        _check_axis("permutation", axis, x)
+    m = _resolve("permutation", key, ("x", x))
+    return m.permutation(x, axis=axis, device=device, key=key)
+
+
+def shuffle(x: Any, axis: int = 0, *, key: Any = None) -> Any:
+    """A copy of ``x`` with its slices along ``axis`` in random order (``x`` is not modified)."""
+    if backend_name_of_type(type(x)) is None:
+        raise NotAnArrayError(f"shuffle: x must be an array, got {type(x).__name__}")
+    _check_axis("shuffle", axis, x)
+    m = _resolve("shuffle", key, ("x", x))
+    return m.shuffle(x, axis=axis, key=key)
+
+
+def categorical(
+    logits: Any, shape: int | Sequence[int] | None = None, *, axis: int = -1, key: Any = None
+) -> Any:
+    """Category indices drawn with probabilities ``softmax(logits)`` along ``axis``.
+
+    Parameters
+    ----------
+    logits : array
+        Unnormalised log-probabilities; ``-inf`` marks an impossible category.
+    shape : tuple, optional
+        The result's shape, ``(*sample_shape, *batch_shape)`` where
+        ``batch_shape`` is ``logits``' shape without ``axis`` (the default).
+        ``categorical(logits, (n, *batch))`` draws ``n`` samples per row.
+
+    Returns
+    -------
+    array
+        Integer indices into ``axis`` (``int64``, or jax's default int), by the
+        Gumbel-max trick on every backend.
+    """
+    if backend_name_of_type(type(logits)) is None:
+        raise NotAnArrayError(f"categorical: logits must be an array, got {type(logits).__name__}")
+    _check_axis("categorical", axis, logits)
+    batch = tuple(d for i, d in enumerate(logits.shape) if i != axis % len(logits.shape))
+    if shape is not None:
+        shape = _shape("categorical", shape)
+        if len(shape) < len(batch) or (batch and tuple(shape[len(shape) - len(batch) :]) != batch):
+            raise ShapeError(
+                f"categorical: shape {shape} must end with the batch shape {batch} "
+                f"(logits' shape without axis {axis})"
+            )
+    m = _resolve("categorical", key, ("logits", logits))
+    return m.categorical(logits, shape, axis=axis, key=key)
+
+
+def _check_axis(fname: str, axis: int, x: Any) -> None:
+    ndim = len(x.shape)
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1) or ndim == 0:
+        raise InvalidAxisError(f"{fname}: axis={axis!r} is out of range for an array of {ndim} dimensions")
