@@ -307,6 +307,8 @@ def test_jax_jit_and_grad():
     # Container arithmetic (through the hedera front) inside jit, returning a Container
     out = jax.jit(lambda c: c * 2 + 1)(c)
     assert isinstance(out, hd.Container) and out.all_close(params() * 2 + 1)
+    batched = hd.Container(w=jnp.ones((5, 3)), b=jnp.arange(5.0))
+    np.testing.assert_allclose(np.asarray(jax.vmap(lambda c: c.w.sum() * c.b)(batched)), 3 * np.arange(5.0))
     keys = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(c)[0]]
     assert keys == ["['layer1']['w']", "['layer1']['b']", "['scale']"]
 

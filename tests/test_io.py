@@ -82,8 +82,11 @@ def assert_same(loaded, expected_numpy, expected_dtype, backend):
     got = as_numpy(loaded)
     assert got.shape == expected_numpy.shape
     np.testing.assert_array_equal(got, expected_numpy)  # NaNs compare equal; -0.0 == 0.0
-    if got.dtype.kind in "fc":  # signs of zeros and NaN positions exactly
-        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(expected_numpy.real))
+    if got.dtype.kind in "fc":  # signs of zeros exactly (a NaN's sign means nothing)
+        real = np.where(np.isnan(expected_numpy.real), 0.0, expected_numpy.real)
+        np.testing.assert_array_equal(
+            np.signbit(np.where(np.isnan(got.real), 0.0, got.real)), np.signbit(real)
+        )
 
 
 def tree_with_dtypes(dtypes, backend):
@@ -127,6 +130,12 @@ def test_round_trip_across_backends(src, dst, tmp_path):
     assert loaded.opt.step.shape == () and hd.dtype(loaded.opt.step) is hdt.int64
     # every dtype both backends have made it through, bfloat16 included where both have it
     assert sorted(loaded.by_dtype) == sorted(d.name for d in common)
+    # a dtype the target lacks raises UnsupportedDtypeError naming the leaf, never converts silently
+    for d in supported(src):
+        if d not in common:
+            hd.save({"only": {d.name: make(d, src)}}, path)
+            with pytest.raises(hd.UnsupportedDtypeError, match=f"'only/{d.name}'"):
+                hd.load(path, backend=dst)
 
 
 def test_unsupported_dtype_on_load_names_the_leaf(tmp_path):
@@ -325,3 +334,24 @@ def test_malformed_hedera_metadata(tmp_path, bad):
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         hd.load(tmp_path / "absent.safetensors")
+
+
+def test_jax_without_x64_refuses_float64(tmp_path):
+    """float64 data never turns into float32 silently (JAX's 64-bit mode is off by default)."""
+    require_backend("jax")
+    import subprocess
+    import sys
+    import textwrap
+
+    hd.save({"d": np.arange(3.0)}, tmp_path / "d.safetensors")
+    code = f"""
+        import hedera as hd
+        try:
+            hd.load({str(tmp_path / "d.safetensors")!r}, backend="jax")
+        except hd.UnsupportedDtypeError as e:
+            print("refused" if "'d'" in str(e) else e)
+        """
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.stdout.strip().splitlines()[-1:] == ["refused"], proc.stderr[-2000:]

@@ -511,17 +511,22 @@ optree.register_pytree_node(
 def _register_jax() -> None:
     from jax import tree_util as jtu
 
-    jtu.register_pytree_with_keys(
-        Container,
-        lambda c: ([(jtu.DictKey(k), v) for k, v in c._data.items()], tuple(c._data)),
-        lambda keys, values: Container._make(keys, values),
-        flatten_func=lambda c: (list(c._data.values()), tuple(c._data)),
-    )
+    try:
+        jtu.register_pytree_with_keys(
+            Container,
+            lambda c: ([(jtu.DictKey(k), v) for k, v in c._data.items()], tuple(c._data)),
+            lambda keys, values: Container._make(keys, values),
+            flatten_func=lambda c: (list(c._data.values()), tuple(c._data)),
+        )
+    except ValueError:  # already registered (a second hedera import in one process, say)
+        pass
 
 
 def _register_torch() -> None:
     from torch.utils import _pytree as tp
 
+    if Container in tp.SUPPORTED_NODES:  # already registered (a second hedera import, say)
+        return
     tp.register_pytree_node(
         Container,
         lambda c: (list(c._data.values()), list(c._data)),
