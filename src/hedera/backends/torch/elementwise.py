@@ -30,7 +30,7 @@ __all__ = [
 ]  # fmt: skip
 
 _Tensor = torch.Tensor
-_SCALARS = (bool, int, float, complex)
+_SCALARS = frozenset({bool, int, float, complex})
 
 # ---- unary: torch conforms ----------------------------------------------------------------
 
@@ -98,29 +98,23 @@ def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Cal
     if scalar_x2:
 
         def op(x1, x2, /):
-            try:
-                if x1.dtype is x2.dtype:
+            if type(x2) in _SCALARS:
+                if isinstance(x1, _Tensor):  # torch applies the standard's rule to a scalar x2
                     return fn(x1, x2)
-            except AttributeError:  # a Python scalar: torch takes it as x2 by the standard's rule
-                if type(x2) in _SCALARS and isinstance(x1, _Tensor):
-                    return fn(x1, x2)
+            elif type(x1) not in _SCALARS and x1.dtype is x2.dtype:
+                return fn(x1, x2)
             return fn(*promote(x1, x2))
 
     else:
 
         def op(x1, x2, /):
-            try:
-                if x1.dtype is x2.dtype:
-                    return fn(x1, x2)
-            except AttributeError:
-                pass
+            if type(x1) not in _SCALARS and type(x2) not in _SCALARS and x1.dtype is x2.dtype:
+                return fn(x1, x2)
             return fn(*promote(x1, x2))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``{name}`` over ``torch.{fn.__name__}``, with the standard's type promotion."
     return op
-
-
 
 
 def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -133,12 +127,13 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     promoting = _binary(fn, name)
 
     def op(x1, x2, /):
-        try:
+        if type(x2) in _SCALARS:
+            if isinstance(x1, _Tensor) and x1.dtype not in _COMPLEX and type(x2) is not complex:
+                return fn(x1, x2)
+        elif type(x1) not in _SCALARS:
             dt = x1.dtype
             if dt is x2.dtype and dt not in _COMPLEX:
                 return fn(x1, x2)
-        except AttributeError:
-            pass
         x1, x2 = promote(x1, x2)
         if not (x1.dtype.is_complex or x2.dtype.is_complex):
             return promoting(x1, x2)

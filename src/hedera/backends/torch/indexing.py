@@ -63,9 +63,15 @@ def index_update(x, index, values, /, *, op="set"):
         values = values.to(x.dtype)
     if op == "set":
         out = x.clone()
-        out[index] = values
-        return out
-    offsets = torch.arange(x.numel(), device=x.device).reshape(x.shape)[index]
-    src = torch.broadcast_to(values, offsets.shape).reshape(-1)
-    flat = torch.reshape(x, (-1,)).scatter_reduce(0, offsets.reshape(-1), src, _REDUCE[op])
-    return flat.reshape(x.shape)
+        try:
+            out[index] = values
+            return out
+        except RuntimeError:  # under torch.func.vmap with values batched and x not: no in-place write
+            pass
+    positions = torch.arange(x.numel(), device=x.device).reshape(x.shape)[index]
+    offsets = torch.reshape(positions, (-1,))
+    src = torch.reshape(torch.broadcast_to(values, positions.shape), (-1,))
+    flat = torch.reshape(x, (-1,))
+    if op == "set":
+        return flat.scatter(0, offsets, src).reshape(x.shape)
+    return flat.scatter_reduce(0, offsets, src, _REDUCE[op]).reshape(x.shape)

@@ -42,7 +42,7 @@ def _no_axis(x, dtype):
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     dt = _accumulator(x, dtype) if dtype is not None or x.dtype is _uint8 else None
     if axis is None:
-        return torch.sum(x, None, keepdims, dtype=dt)
+        return torch.sum(x, None, True, dtype=dt) if keepdims else torch.sum(x, dtype=dt)
     if axis == ():
         return _no_axis(x, dt)
     return torch.sum(x, axis, keepdims, dtype=dt)
