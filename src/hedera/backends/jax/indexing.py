@@ -7,6 +7,7 @@ out-of-bounds indices undefined.
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from ...errors import InvalidArgumentError
@@ -40,4 +41,46 @@ def index_update(x, index, values, /, *, op="set"):
     for every op but ``"set"``.
     """
     check_index_update_op(op)
+    if op == "multiply":
+        return _multiply(x, index, values)
     return getattr(x.at[index], op)(values)
+
+
+def _may_repeat(index) -> bool:
+    """Whether ``index`` may name one element twice: it holds an integer array (or a list)."""
+    for item in index if isinstance(index, tuple) else (index,):
+        if item is None or item is Ellipsis or isinstance(item, (int, slice)):
+            continue
+        if getattr(getattr(item, "dtype", None), "kind", None) == "b":
+            continue  # a boolean mask selects each element at most once
+        return True
+    return False
+
+
+def _multiply(x, index, values):
+    if not _may_repeat(index):
+        # unique targets: JAX differentiates scatter-multiply only when told so
+        return x.at[index].multiply(values, unique_indices=True)
+    if x.dtype.kind not in "fc":
+        return x.at[index].multiply(values)  # nothing to differentiate
+    # JAX cannot differentiate a scatter-multiply whose targets may repeat, so multiply x by
+    # each target's product of values, found by a segmented scan over the values sorted by target
+    targets = jnp.arange(x.size).reshape(x.shape)[index]
+    t = targets.ravel()
+    if t.size == 0:
+        return x
+    v = jnp.broadcast_to(jnp.asarray(values).astype(x.dtype), targets.shape).ravel()
+    order = jnp.argsort(t, stable=True)
+    t, v = t[order], v[order]
+    boundary = t[1:] != t[:-1]
+    first = jnp.concatenate([jnp.ones(1, bool), boundary])
+    last = jnp.concatenate([boundary, jnp.ones(1, bool)])
+
+    def segmented_product(a, b):
+        (a_value, a_first), (b_value, b_first) = a, b
+        return jnp.where(b_first, b_value, a_value * b_value), a_first | b_first
+
+    products, _ = jax.lax.associative_scan(segmented_product, (v, first))
+    # write each segment's total from its last element; the others go out of bounds and are dropped
+    factor = jnp.ones(x.size, x.dtype).at[jnp.where(last, t, x.size)].set(products, mode="drop")
+    return x * factor.reshape(x.shape)
