@@ -34,11 +34,12 @@ Conventions
 * **Pytree**: a Container is a node for :mod:`hedera.tree`, for JAX
   (``jax.jit``, ``jax.grad``, ``jax.tree_util``) and for PyTorch's pytree
   utilities (``torch.func``, ``torch.compile``); TensorFlow's ``tf.nest`` and
-  ``tf.function`` take it as a mapping. The JAX and PyTorch registrations happen
-  when hedera's backend for them loads or when a Container is created while the
+  ``tf.function`` take it as a mapping. The registrations happen when hedera's
+  backend for the framework loads or when a Container is created while the
   framework is imported; :func:`register_pytree_nodes` does it by hand for the
   rare program that builds its Containers before importing the framework and
-  never calls hedera on it.
+  never calls hedera on it. See docs/containers.md for the frameworks' limits
+  (``tf_tensor < c``; container-tensor arithmetic under ``torch.compile(fullgraph=True)``).
 """
 
 from __future__ import annotations
@@ -536,17 +537,38 @@ def _register_torch() -> None:
     )
 
 
+def _refuse_tensor_conversion(value: Any, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
+    raise TypeError(
+        "a hedera Container is not a tensor; convert its leaves (c.map(tf.convert_to_tensor)) instead"
+    )
+
+
+def _register_tensorflow() -> None:
+    # Without this, tf.convert_to_tensor(container) would read the Container as a sequence of its
+    # keys (a string tensor), and `tf_tensor + container` would fail instead of deferring to
+    # Container.__radd__. tf.nest / tf.function need nothing: a Container is a Mapping.
+    import tensorflow as tf
+
+    tf.register_tensor_conversion_function(Container, _refuse_tensor_conversion)
+
+
 # framework module -> its registration, until done
-_PENDING: dict[str, Callable[[], None]] = {"jax": _register_jax, "torch": _register_torch}
+_PENDING: dict[str, Callable[[], None]] = {
+    "jax": _register_jax,
+    "torch": _register_torch,
+    "tensorflow": _register_tensorflow,
+}
 _LOCK = threading.Lock()
 
 
 def register_pytree_nodes() -> None:
-    """Register :class:`Container` as a pytree node with JAX and PyTorch, where they are imported.
+    """Register :class:`Container` with the frameworks that are imported.
 
-    Runs by itself when hedera's jax or torch backend loads and when a Container
-    is created while the framework is imported; never imports a framework.
-    Idempotent.
+    With JAX and PyTorch as a pytree node; with TensorFlow as a type that
+    ``tf.convert_to_tensor`` refuses (so ``tf_tensor + container`` defers to the
+    Container). Runs by itself when hedera's backend for the framework loads and
+    when a Container is created while the framework is imported; never imports
+    a framework. Idempotent.
     """
     if not any(name in sys.modules for name in _PENDING):
         return
@@ -556,7 +578,7 @@ def register_pytree_nodes() -> None:
             del _PENDING[name]
 
 
-for _backend in ("jax", "torch"):
+for _backend in ("jax", "torch", "tensorflow"):
     on_backend_load(_backend, register_pytree_nodes)
 del _backend
 register_pytree_nodes()
