@@ -417,3 +417,14 @@ def test_registration_on_backend_load():
         """
     )
     assert out == "2"
+
+
+def test_hd_grad_and_jit_take_containers(autodiff_backend):
+    b = autodiff_backend
+    c = hd.Container(layer={"w": arr([1.0, 2.0], b)}, s=arr(3.0, b))
+    g = hd.grad(lambda c: hd.sum(c.layer.w**2) * c.s)(c)
+    assert isinstance(g, hd.Container) and g.backend == b
+    assert g.all_close(hd.Container(layer={"w": np.array([6.0, 12.0])}, s=np.array(5.0)))
+    out = hd.jit(lambda c: c * 2 + 1)(c)
+    assert isinstance(out, hd.Container)
+    assert out.all_close(hd.Container(layer={"w": np.array([3.0, 5.0])}, s=np.array(7.0)))
