@@ -111,13 +111,14 @@ def native_device(device: Any) -> torch.device | None:
     """A ``torch.device`` for ``device``: a hedera string (``"cpu"``, ``"gpu:1"``) or a torch device.
 
     ``"gpu:i"`` is CUDA device ``i`` (on a machine with Apple's MPS and no CUDA, ``"gpu"`` is MPS).
+    Native devices (``torch.device("cuda", 1)``) pass through unchecked.
 
     Raises
     ------
     InvalidArgumentError
         For a string that is not a device.
     UnsupportedError
-        For a TPU.
+        For a TPU, or a GPU on a machine where torch sees none.
     """
     if device is None or isinstance(device, torch.device):
         return device
@@ -134,10 +135,12 @@ def native_device(device: Any) -> torch.device | None:
         out = torch.device("cpu")
     elif kind == "gpu":
         mps = getattr(torch.backends, "mps", None)
-        if not torch.cuda.is_available() and mps is not None and mps.is_available():
+        if torch.cuda.is_available():
+            out = torch.device("cuda", index)
+        elif mps is not None and mps.is_available():
             out = torch.device("mps", index)
         else:
-            out = torch.device("cuda", index)
+            raise UnsupportedError(f"device: {device!r}, but torch sees no GPU (CUDA or MPS) on this machine")
     else:
         raise UnsupportedError(f"device: the torch backend has no {kind} device ({device!r})")
     _DEVICE_OF[device] = out

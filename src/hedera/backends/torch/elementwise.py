@@ -53,7 +53,6 @@ isfinite = torch.isfinite
 isinf = torch.isinf
 isnan = torch.isnan
 log = torch.log
-log1p = torch.log1p
 log2 = torch.log2
 log10 = torch.log10
 logical_not = torch.logical_not
@@ -71,6 +70,14 @@ tanh = torch.tanh
 trunc = torch.trunc
 # torch.conj only sets a lazy conjugate bit, which other libraries (DLPack, NumPy) cannot read
 conj = torch.conj_physical
+
+
+def log1p(x, /):
+    # torch's complex log1p gives NaN + NaN j where a part is infinite and the other NaN
+    # (the standard: +infinity + NaN j); log(1 + x) has the standard's special cases there
+    if x.dtype.is_complex:
+        return torch.where(torch.isinf(x), torch.log(torch.complex(x.real + 1, x.imag)), torch.log1p(x))
+    return torch.log1p(x)
 
 
 def round(x, /):

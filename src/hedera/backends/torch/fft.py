@@ -65,6 +65,8 @@ def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
 def _shift(x, axes, sign):
     # torch.fft.fftshift takes floating point only; it is a roll by half of each axis
     axes = tuple(range(x.ndim)) if axes is None else (axes,) if isinstance(axes, int) else tuple(axes)
+    if not axes:
+        return x.clone()
     return torch.roll(x, [sign * (x.shape[a] // 2) for a in axes], axes)
 
 
