@@ -51,13 +51,13 @@ class Jitted:
         options: dict[str, Any],
         backend_options: dict[str, dict[str, Any]],
     ) -> None:
+        functools.update_wrapper(self, f, updated=())  # name and docstring; not f's __dict__
         self.fn = f
         self.static_argnums = static_argnums
         self.static_argnames = static_argnames
         self._options = options
         self._backend_options = backend_options
         self._compiled: dict[str, Callable] = {}
-        functools.update_wrapper(self, f)
 
     def _backend(self, args: tuple, kwargs: dict) -> str:
         dynamic = (
