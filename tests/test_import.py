@@ -141,16 +141,22 @@ def test_environment_backend_not_installed_fails_on_first_use():
 
 @pytest.mark.parametrize("name", ["torch", "jax", "tensorflow"])
 def test_using_a_backend_imports_only_its_framework(name):
+    """hedera adds no framework beyond the one used (and whatever that one imports itself:
+    ``import tensorflow`` imports jax when it is installed)."""
     pytest.importorskip(name)
     others = [f for f in ("torch", "jax", "tensorflow") if f != name]
     out = run_python(
         f"""
         import json, sys
+        import {name}
+        def frameworks():
+            return {{m.partition(".")[0] for m in sys.modules}} & set({others!r})
+        before = frameworks()
         import hedera as hd
         with hd.use_backend({name!r}):
             x = hd.ones(3)
         hd.sin(x)
-        print(json.dumps(sorted({{m.partition(".")[0] for m in sys.modules}} & set({others!r}))))
+        print(json.dumps(sorted(frameworks() - before)))
         """
     )
     assert out == []

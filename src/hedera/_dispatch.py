@@ -17,9 +17,11 @@ import contextvars
 import importlib
 import importlib.util
 import os
+from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
 
+from . import backends as _backends_package
 from .errors import (
     BackendMismatchError,
     BackendNotInstalledError,
@@ -77,10 +79,20 @@ def load_backend(name: str) -> ModuleType:
         return _LOADED[name]
     except (KeyError, TypeError):
         pass
+    _import_backend(name)
+    return getattr(_backends_package, name)  # (not _LOADED[name]: see _import_backend)
+
+
+def _import_backend(name: str) -> None:
+    """Import ``hedera.backends.<name>`` into ``_LOADED`` and run its on-load callbacks.
+
+    Returns None so that torch.compile can treat it as a constant-result function: when a
+    backend is first used inside a trace, dynamo runs the import for real instead of tracing
+    importlib (which it cannot). load_backend then reads the module off the package, which
+    dynamo sees fresh, rather than from the ``_LOADED`` dict it has already looked into.
+    """
     if name not in BACKENDS:
-        raise UnknownBackendError(
-            f"backend: unknown backend {name!r}; expected one of {sorted(BACKENDS)}"
-        )
+        raise UnknownBackendError(f"backend: unknown backend {name!r}; expected one of {sorted(BACKENDS)}")
     framework, requirement = BACKENDS[name]
     if importlib.util.find_spec(framework) is None:
         raise BackendNotInstalledError(
@@ -91,7 +103,6 @@ def load_backend(name: str) -> ModuleType:
     _LOADED[name] = module
     for callback in _ON_LOAD.pop(name, ()):
         callback()
-    return module
 
 
 def on_backend_load(name: str, callback: Callable[[], None]) -> None:
@@ -104,6 +115,40 @@ def on_backend_load(name: str, callback: Callable[[], None]) -> None:
         callback()
     else:
         _ON_LOAD.setdefault(name, []).append(callback)
+
+
+# ---- torch.compile (dynamo) --------------------------------------------------------------
+#
+# Dynamo cannot trace importlib or ContextVar.get/set, and it guards on every dict it reads.
+# Three small measures keep dispatch inside one graph, compiled once (docs/dispatch.md):
+#
+# * _import_backend, _ambient_backend and backend_name_of_type are constant-result functions
+#   to dynamo: it calls them at trace time and uses the result as a constant. Setting
+#   ``_dynamo_marked_constant`` is all ``torch.compiler.assume_constant_result`` does; it is
+#   set here, without importing torch, so it is in place when the torch backend is first
+#   loaded inside a trace.
+# * While dynamo traces, use_backend keeps its stack in a plain list instead of the context
+#   variable, and miss leaves the front's caches as dynamo read them.
+
+_TRACE_STACK: list[str] = []  # use_backend names entered inside a torch.compile trace
+
+
+def _not_tracing() -> bool:
+    return False
+
+
+_is_tracing: Callable[[], bool] = _not_tracing  # torch.compiler.is_compiling once torch is loaded
+
+
+def _use_torch_compiling_check() -> None:
+    global _is_tracing
+    import torch
+
+    _is_tracing = torch.compiler.is_compiling
+
+
+on_backend_load("torch", _use_torch_compiling_check)
+_import_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 def available_backends() -> list[str]:
@@ -124,6 +169,9 @@ def backend_name_of_type(t: type) -> str | None:
             break
     _TYPE_TO_BACKEND[t] = name
     return name
+
+
+backend_name_of_type._dynamo_marked_constant = True  # type: ignore[attr-defined]  # see _import_backend
 
 
 def backend_of(x: Any) -> str:
@@ -153,9 +201,7 @@ def namespace(x_or_name: Any) -> ModuleType:
 
 # ---- current backend ---------------------------------------------------------------
 
-_context_backend: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "hedera_backend", default=None
-)
+_context_backend: contextvars.ContextVar[str | None] = contextvars.ContextVar("hedera_backend", default=None)
 _global_backend: str | None = None
 
 
@@ -166,12 +212,22 @@ def current_backend() -> str:
     :func:`set_backend`, then the ``HEDERA_BACKEND`` environment variable, then
     ``"numpy"``.
     """
+    if _TRACE_STACK:  # only inside a use_backend block in code torch.compile is tracing
+        return _TRACE_STACK[-1]
+    return _ambient_backend()
+
+
+def _ambient_backend() -> str:
+    """The current backend outside compiled code. A constant to dynamo (read at trace time)."""
     name = _context_backend.get()
     if name is not None:
         return name
     if _global_backend is not None:
         return _global_backend
     return os.environ.get("HEDERA_BACKEND") or "numpy"
+
+
+_ambient_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 def current_namespace() -> ModuleType:
@@ -198,6 +254,13 @@ def use_backend(name: str) -> Iterator[ModuleType]:
     their own setting.
     """
     module = load_backend(name)
+    if _is_tracing():  # torch.compile is tracing this block: dynamo cannot trace ContextVar.set
+        _TRACE_STACK.append(name)
+        try:
+            yield module
+        finally:
+            _TRACE_STACK.pop()
+        return
     token = _context_backend.set(name)
     try:
         yield module
@@ -225,10 +288,10 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
         If arrays of two frameworks are mixed; the message names both.
     """
     found: dict[str, str] = {}
-    for arg, argname in zip(args, argnames):
+    for arg, argname in zip(args, argnames, strict=False):
         items = arg if argname in _SEQUENCE_PARAMS and isinstance(arg, (list, tuple)) else (arg,)
         for item in items:
-            if item is None or isinstance(item, (int, float, complex)) and not hasattr(item, "dtype"):
+            if item is None or (isinstance(item, (int, float, complex)) and not hasattr(item, "dtype")):
                 continue
             name = backend_name_of_type(type(item))
             if name is None:
@@ -238,7 +301,7 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
                 )
             found.setdefault(name, argname)
     if not found:
-        described = ", ".join(f"{n}={type(a).__name__}" for a, n in zip(args, argnames))
+        described = ", ".join(f"{n}={type(a).__name__}" for a, n in zip(args, argnames, strict=False))
         raise NotAnArrayError(
             f"{fname}: expected at least one array argument of a known framework, got {described}"
         )
@@ -289,7 +352,9 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
             raise UnsupportedError(
                 f"{qualname} is not available on the {ns.__name__.rsplit('.', 1)[-1]} backend"
             ) from None
-    if key is not None:
+    # Not while torch.compile traces: dynamo guards on the cache as it read it, so filling it
+    # there would fail those guards at the next call and recompile (docs/dispatch.md).
+    if key is not None and not _is_tracing():
         cache[key] = target
         if type(key) is tuple and all(k is key[0] for k in key):
             cache[key[0]] = target  # the front's fast path looks up the common type alone

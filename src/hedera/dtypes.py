@@ -74,7 +74,7 @@ class DType:
         directly.
     """
 
-    __slots__ = ("name", "kind", "bits", "dtype")
+    __slots__ = ("bits", "dtype", "kind", "name")
 
     def __init__(self, name: str, kind: str, bits: int, numpy_name: str | None) -> None:
         self.name = name
@@ -153,7 +153,7 @@ def _lookup_native(obj: Any) -> DType | None:
     # framework is already imported, since one of its objects exists) and retry.
     root = type(obj).__module__.partition(".")[0]
     if root in ("torch", "tensorflow", "jax", "jaxlib", "ml_dtypes", "mxnet"):
-        from ._dispatch import load_backend, _ROOT_TO_BACKEND
+        from ._dispatch import _ROOT_TO_BACKEND, load_backend
 
         name = _ROOT_TO_BACKEND.get(root)
         if name is not None:
@@ -166,6 +166,12 @@ def _lookup_native(obj: Any) -> DType | None:
             except TypeError:
                 return None
     return None
+
+
+# A constant to torch.compile (what torch.compiler.assume_constant_result sets): dynamo calls
+# it at trace time instead of tracing the lookup in _NATIVE, whose keys (TensorFlow's C
+# DType objects, say) it cannot hash. See docs/dispatch.md, "Compiled code".
+_lookup_native._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 def as_hedera_dtype(obj: Any, argname: str = "dtype") -> DType:
