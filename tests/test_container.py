@@ -91,6 +91,9 @@ def test_key_paths():
         c["scale/x"] = 1
     with pytest.raises(KeyError):
         del c["layer1/nope"]
+    c.none = None
+    with pytest.raises(InvalidArgumentError, match="is a NoneType"):
+        c["none/x"] = 1  # a None value is a value, not a missing key
 
 
 @pytest.mark.parametrize("key", ["", "a//b", "/a", 3])

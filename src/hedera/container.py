@@ -181,10 +181,10 @@ class Container(MutableMapping):
         parts = _split_path(key)
         node = self
         for i, part in enumerate(parts[:-1]):
-            child = node._data.get(part)
-            if child is None:
-                child = node._data[part] = Container()
-            elif not isinstance(child, Container):
+            if part not in node._data:
+                node._data[part] = Container()
+            child = node._data[part]
+            if not isinstance(child, Container):
                 raise InvalidArgumentError(
                     f"Container: cannot set {key!r}: the value at {SEP.join(parts[: i + 1])!r} "
                     f"is a {type(child).__name__}, not a Container"
