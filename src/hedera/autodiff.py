@@ -264,12 +264,16 @@ def value_and_grad(
         leaves, spec, module = _prepare(fname, tuple(args[i] for i in idx), "args", idx)
         user_f = module.user_function(f)
 
+        store: dict = {}
+
         def flat_f(flat: tuple) -> Any:
             out = user_f(*_substitute(args, idx, spec.unflatten(flat)), **kwargs)
             _check_scalar_output(fname, out, has_aux, module)
-            return (out[0], out[1]) if has_aux else out
+            return (out[0], _aux_out(out[1], store)) if has_aux else out
 
         value, grads = module.value_and_grad(flat_f, tuple(leaves), has_aux)
+        if has_aux:
+            value = (value[0], _aux_in(value[1], store))
         grads = spec.unflatten(grads)
         return value, grads[0] if single else grads
 
@@ -317,7 +321,7 @@ def execute_with_gradients(f: Callable, xs: Any, *, has_aux: bool = False) -> tu
     return value_and_grad(f, 0, has_aux)(xs)
 
 
-def _flat_outputs(fname: str, out: Any, store: list) -> tuple:
+def _flat_outputs(fname: str, out: Any, store: dict) -> tuple:
     """Flatten ``f``'s output nest (checking its leaves are arrays) and keep its treespec in ``store``."""
     leaves, paths, spec = _flatten(out)
     for leaf, path in zip(leaves, paths, strict=True):
@@ -325,12 +329,31 @@ def _flat_outputs(fname: str, out: Any, store: list) -> tuple:
             raise NotAnArrayError(
                 f"{fname}: {_path_str('output', path)} must be an array, got {type(leaf).__name__}"
             )
-    store[:] = [spec]
+    store["out"] = spec
     return tuple(leaves)
 
 
+def _aux_out(aux: Any, store: dict) -> tuple:
+    """The array leaves of ``aux``, for the framework to carry out of its transformation.
+
+    Frameworks carry only arrays (torch.func rejects other leaves); the rest of
+    ``aux`` (its structure, Python values) waits in ``store`` for :func:`_aux_in`.
+    """
+    leaves, _, spec = _flatten(aux)
+    is_array = [backend_name_of_type(type(leaf)) is not None for leaf in leaves]
+    store["aux"] = (spec, [None if a else leaf for leaf, a in zip(leaves, is_array, strict=True)], is_array)
+    return tuple(leaf for leaf, a in zip(leaves, is_array, strict=True) if a)
+
+
+def _aux_in(arrays: Sequence[Any], store: dict) -> Any:
+    """``aux`` rebuilt from the arrays the framework returned and what :func:`_aux_out` kept."""
+    spec, leaves, is_array = store["aux"]
+    it = iter(arrays)
+    return spec.unflatten([next(it) if a else leaf for leaf, a in zip(leaves, is_array, strict=True)])
+
+
 def _outputs_function(
-    fname: str, f: Callable, spec: Any, has_aux: bool, store: list, module: ModuleType, *, packed: bool
+    fname: str, f: Callable, spec: Any, has_aux: bool, store: dict, module: ModuleType, *, packed: bool
 ) -> Callable:
     """``f`` as a function of flat leaves (one tuple if ``packed``, else positional) returning flat outputs.
 
@@ -347,7 +370,7 @@ def _outputs_function(
                     f"{fname}: with has_aux=True, f must return a pair (output, aux), "
                     f"got {type(out).__name__}"
                 )
-            return _flat_outputs(fname, out[0], store), out[1]
+            return _flat_outputs(fname, out[0], store), _aux_out(out[1], store)
         return _flat_outputs(fname, out, store)
 
     if packed:
@@ -382,11 +405,11 @@ def vjp(f: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """
     fname = "vjp"
     leaves, spec, module = _prepare(fname, primals, "primals")
-    store: list = []
+    store: dict = {}
     flat_f = _outputs_function(fname, f, spec, has_aux, store, module, packed=False)
     result = module.vjp(flat_f, tuple(leaves), has_aux)
     out_leaves, pullback = result[0], result[1]
-    out_spec = store[0]
+    out_spec = store["out"]
 
     def vjp_fn(cotangent: Any) -> tuple:
         ct_leaves, _, ct_spec = _flatten(cotangent)
@@ -402,7 +425,7 @@ def vjp(f: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         return tuple(spec.unflatten(pullback(tuple(ct_leaves))))
 
     out = out_spec.unflatten(out_leaves)
-    return (out, vjp_fn, result[2]) if has_aux else (out, vjp_fn)
+    return (out, vjp_fn, _aux_in(result[2], store)) if has_aux else (out, vjp_fn)
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any], *, has_aux: bool = False) -> tuple:
@@ -443,12 +466,12 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any], *, has_aux
     for t, p in zip(t_leaves, leaves, strict=True):
         if tuple(t.shape) != tuple(p.shape):
             raise ShapeError(f"{fname}: a tangent has shape {tuple(t.shape)}, its primal {tuple(p.shape)}")
-    store: list = []
+    store: dict = {}
     flat_f = _outputs_function(fname, f, spec, has_aux, store, module, packed=False)
     result = module.jvp(flat_f, tuple(leaves), tuple(t_leaves), has_aux)
-    out_spec = store[0]
+    out_spec = store["out"]
     out, t_out = out_spec.unflatten(result[0]), out_spec.unflatten(result[1])
-    return (out, t_out, result[2]) if has_aux else (out, t_out)
+    return (out, t_out, _aux_in(result[2], store)) if has_aux else (out, t_out)
 
 
 def jacobian(
@@ -491,7 +514,7 @@ def jacobian(
     def jacobian_f(*args: Any, **kwargs: Any) -> Any:
         idx = _resolve_argnums(fname, nums, len(args))
         leaves, spec, module = _prepare(fname, tuple(args[i] for i in idx), "args", idx)
-        store: list = []
+        store: dict = {}
         user_f = module.user_function(f)
         g = _outputs_function(
             fname,
@@ -508,8 +531,8 @@ def jacobian(
         for row in jac:
             by_arg = spec.unflatten(row)
             per_output.append(by_arg[0] if single else by_arg)
-        out = store[0].unflatten(per_output)
-        return (out, aux) if has_aux else out
+        out = store["out"].unflatten(per_output)
+        return (out, _aux_in(aux, store)) if has_aux else out
 
     jacobian_f.__hedera_transform__ = True  # type: ignore[attr-defined]
     return jacobian_f
@@ -606,7 +629,7 @@ def vmap(f: Callable, in_axes: Any = 0, out_axes: Any = 0) -> Callable:
         )
         module = _autodiff_module(name)
         user_f = module.user_function(f)
-        store: list = []
+        store: dict = {}
 
         def flat_f(batch: tuple) -> tuple:
             full = list(leaves)
@@ -615,7 +638,7 @@ def vmap(f: Callable, in_axes: Any = 0, out_axes: Any = 0) -> Callable:
             return _flat_outputs(fname, user_f(*spec.unflatten(full), **kwargs), store)
 
         out_leaves = module.vmap(flat_f, tuple(mapped), tuple(norm_axes))
-        out_spec = store[0]
+        out_spec = store["out"]
         out_tree = out_spec.unflatten(out_leaves)
         per_leaf = _per_leaf_axes(fname, out_axes, out_tree, "out_axes")
         placed = [_place_batch_axis(module, y, a) for y, a in zip(out_leaves, per_leaf, strict=True)]
