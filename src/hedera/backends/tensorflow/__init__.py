@@ -1,0 +1,104 @@
+"""``hedera.backends.tensorflow``: an Array API (2024.12) namespace over TensorFlow tensors.
+
+Works on TensorFlow 2.16 and later, without
+``tf.experimental.numpy.experimental_enable_numpy_behavior()`` (hedera never changes
+TensorFlow's global behaviour). Every function works on eager tensors and, inside
+``tf.function``, on symbolic ones (sizes unknown at trace time are read with
+``tf.shape``; ranks must be known).
+
+Conventions (see ``_core.py``): default dtypes float32, complex64 and int64; the
+standard's type promotion, applied by the shims because TF ops refuse mixed dtypes;
+all 13 standard dtypes supported (unsigned ones through exact bit-casts where TF
+lacks kernels). Devices are spelled ``"cpu"``, ``"gpu:0"``.
+"""
+
+from __future__ import annotations
+
+import math as _math
+
+import tensorflow as _tf
+
+from .. import _common
+from . import fft, linalg
+from ._core import DEFAULT_FLOAT as _DEFAULT_FLOAT
+from ._core import device_name as _device_name
+from .creation import *
+from .data_type import *
+from .device import *
+from .elementwise import *
+from .extras import *
+from .indexing import *
+from .linear_algebra import *
+from .manipulation import *
+from .searching import *
+from .set import *
+from .sorting import *
+from .statistical import *
+from .utility import *
+
+__array_api_version__ = "2024.12"
+
+bool = _tf.bool
+int8 = _tf.int8
+int16 = _tf.int16
+int32 = _tf.int32
+int64 = _tf.int64
+uint8 = _tf.uint8
+uint16 = _tf.uint16
+uint32 = _tf.uint32
+uint64 = _tf.uint64
+float32 = _tf.float32
+float64 = _tf.float64
+complex64 = _tf.complex64
+complex128 = _tf.complex128
+
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+pi = _math.pi
+newaxis = None
+
+
+def _devices() -> list[str]:
+    return [
+        _device_name(d.name) for d in _tf.config.list_logical_devices() if d.device_type in ("CPU", "GPU")
+    ]
+
+
+def _default_device() -> str:
+    return "gpu:0" if _tf.config.list_logical_devices("GPU") else "cpu"
+
+
+_INFO = _common.NamespaceInfo(
+    native_dtypes={
+        n: getattr(_tf, n)
+        for n in (
+            "bool",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "float32",
+            "float64",
+            "complex64",
+            "complex128",
+        )
+    },
+    default_dtypes={
+        "real floating": _DEFAULT_FLOAT,
+        "complex floating": complex64,
+        "integral": int64,
+        "indexing": int64,
+    },
+    devices=_devices,
+    default_device=_default_device,
+    capabilities={"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 254},
+)
+
+
+def __array_namespace_info__() -> _common.NamespaceInfo:
+    return _INFO

@@ -1,0 +1,375 @@
+"""dtype, device and promotion helpers for the tensorflow backend, and its constants.
+
+Conventions of this backend
+---------------------------
+* Default dtypes: ``float32`` (real floating), ``complex64``, ``int64`` (integral and
+  indexing). TensorFlow's own defaults (``tf.constant(1)`` is ``int32``) are not used.
+* All 13 standard dtypes are supported. TensorFlow lacks kernels for some of them
+  (``abs``/``sign``/``matmul`` on unsigned integers, ``tile`` on ``uint16``, ...);
+  those functions compute through an equivalent dtype (an exact bit-cast or a
+  widening cast), never through a lossy conversion.
+* Type promotion follows the standard (:func:`hedera.dtypes.promote_types`): TF ops
+  refuse mixed dtypes, so binary functions cast first. A Python scalar takes the
+  dtype of the array it is combined with; a Python ``float`` with an integer array
+  (which the standard leaves unspecified) promotes to the default float,
+  ``float32``, as in PyTorch and JAX; a ``complex`` with a real array promotes to
+  the complex dtype of the same precision.
+* Integer division (``divide``) of integer arrays gives the default float dtype,
+  ``float32``; integer ``floor_divide``/``remainder`` by zero give 0, as NumPy does
+  (TensorFlow raises).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from ... import dtypes as _hd
+from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
+from .._common import device_string, parse_device
+
+BACKEND = "tensorflow"
+
+#: hedera dtype names TensorFlow lacks (none: the unsigned ones are supported, with shims)
+UNSUPPORTED_DTYPES: tuple[str, ...] = ()
+
+#: function name -> why the tensorflow backend cannot compute it exactly (it raises UnsupportedError)
+LIMITATIONS: dict[str, str] = {}
+
+# hedera dtype name -> tf dtype
+TF_DTYPES: dict[str, tf.DType] = {
+    "bool": tf.bool,
+    "int8": tf.int8,
+    "int16": tf.int16,
+    "int32": tf.int32,
+    "int64": tf.int64,
+    "uint8": tf.uint8,
+    "uint16": tf.uint16,
+    "uint32": tf.uint32,
+    "uint64": tf.uint64,
+    "float16": tf.float16,
+    "bfloat16": tf.bfloat16,
+    "float32": tf.float32,
+    "float64": tf.float64,
+    "complex64": tf.complex64,
+    "complex128": tf.complex128,
+}
+
+for _name, _native in TF_DTYPES.items():
+    _hd.register_native(_native, getattr(_hd, _name))
+
+# every spelling of a dtype -> the tf dtype (hedera dtypes, names, tf and NumPy dtypes)
+_NATIVE_OF: dict[Any, tf.DType] = {}
+for _name, _native in TF_DTYPES.items():
+    _NATIVE_OF[_native] = _native
+    _NATIVE_OF[_name] = _native
+    _NATIVE_OF[getattr(_hd, _name)] = _native
+    _np_dtype = getattr(_hd, _name).dtype
+    if _np_dtype is not None:
+        _NATIVE_OF[_np_dtype] = _native
+        _NATIVE_OF[_np_dtype.type] = _native
+
+DEFAULT_FLOAT = tf.float32
+DEFAULT_COMPLEX = tf.complex64
+DEFAULT_INT = tf.int64
+DEFAULT_INDEX = tf.int64
+
+UNSIGNED = frozenset((tf.uint8, tf.uint16, tf.uint32, tf.uint64))
+SIGNED = frozenset((tf.int8, tf.int16, tf.int32, tf.int64))
+INTEGER = UNSIGNED | SIGNED
+REAL_FLOAT = frozenset((tf.float16, tf.bfloat16, tf.float32, tf.float64))
+COMPLEX = frozenset((tf.complex64, tf.complex128))
+INEXACT = REAL_FLOAT | COMPLEX
+
+#: the signed integer of the same width, for exact bit-casts of unsigned data
+SIGNED_OF = {tf.uint8: tf.int8, tf.uint16: tf.int16, tf.uint32: tf.int32, tf.uint64: tf.int64}
+#: the real dtype of each complex dtype's parts
+REAL_OF = {tf.complex64: tf.float32, tf.complex128: tf.float64}
+#: the complex dtype of each real floating dtype's precision
+COMPLEX_OF = {tf.float16: tf.complex64, tf.bfloat16: tf.complex64, tf.float32: tf.complex64,
+              tf.float64: tf.complex128}  # fmt: skip
+
+
+def native_dtype(dtype: Any) -> tf.DType | None:
+    """The tf dtype for ``dtype``: a hedera dtype, a tf or NumPy dtype, or a name; None stays None.
+
+    Raises
+    ------
+    DtypeError
+        If ``dtype`` names no dtype.
+    """
+    if dtype is None:
+        return None
+    try:
+        return _NATIVE_OF[dtype]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(dtype, tf.DType):
+        return dtype  # a tf dtype hedera has no name for (float8, say): the caller asked for it
+    d = _hd.as_hedera_dtype(dtype)
+    try:
+        return TF_DTYPES[d.name]
+    except KeyError:
+        raise _hd.unsupported(BACKEND, d) from None
+
+
+def hd_dtype(dtype: tf.DType) -> _hd.DType:
+    """The hedera dtype of a tf dtype."""
+    return _hd.as_hedera_dtype(dtype)
+
+
+# ---- Python scalars and promotion -------------------------------------------------------
+
+PY_SCALARS = (bool, int, float, complex)
+_PY_SCALAR_TYPES = frozenset(PY_SCALARS)
+
+
+def is_scalar(value: Any) -> bool:
+    """Whether ``value`` is a Python scalar (not a NumPy scalar)."""
+    return type(value) in _PY_SCALAR_TYPES or (isinstance(value, PY_SCALARS) and not hasattr(value, "dtype"))
+
+
+def default_dtype_of_scalar(value: Any) -> tf.DType:
+    """The dtype a Python scalar becomes on its own: bool, int64, float32 or complex64."""
+    if isinstance(value, bool):
+        return tf.bool
+    if isinstance(value, int):
+        return DEFAULT_INT
+    if isinstance(value, float):
+        return DEFAULT_FLOAT
+    return DEFAULT_COMPLEX
+
+
+def scalar_dtype(value: Any, dtype: tf.DType) -> tf.DType:
+    """The result dtype of combining Python scalar ``value`` with an array of ``dtype``.
+
+    The array's dtype where the scalar's kind fits it (the standard's rule); beyond
+    the standard: a float with an integer or bool array gives float32, a complex with
+    a real array gives the complex dtype of that precision, an int with a bool array int64.
+    """
+    if isinstance(value, bool):
+        return dtype
+    if isinstance(value, int):
+        return DEFAULT_INT if dtype == tf.bool else dtype
+    if isinstance(value, float):
+        return dtype if dtype in INEXACT else DEFAULT_FLOAT
+    if dtype in COMPLEX:
+        return dtype
+    return COMPLEX_OF.get(dtype, DEFAULT_COMPLEX)
+
+
+def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
+    """The standard's result dtype of two tf dtypes (DtypeError where it defines none)."""
+    if a == b:
+        return a
+    return TF_DTYPES[_hd.promote_types(hd_dtype(a), hd_dtype(b)).name]
+
+
+def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
+    """``value`` (a tensor, variable, Python scalar or nested sequence) as a tensor, cast to ``dtype``."""
+    if isinstance(value, (tf.Tensor, tf.Variable)):
+        return value if dtype is None or value.dtype == dtype else tf.cast(value, dtype)
+    if is_scalar(value):
+        return tf.constant(value, dtype=dtype or default_dtype_of_scalar(value))
+    out = tf.convert_to_tensor(value)
+    return out if dtype is None or out.dtype == dtype else tf.cast(out, dtype)
+
+
+def constant(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """A Python scalar as a 0-d tensor of ``dtype`` (cast when its kind differs: 1.5 as int32 is 1)."""
+    try:
+        return tf.constant(value, dtype=dtype)
+    except (TypeError, ValueError):
+        return tf.cast(tf.constant(value), dtype)
+
+
+def _check_operand(value: Any, argname: str) -> None:
+    if isinstance(value, (np.ndarray, np.generic)):
+        raise DtypeError(
+            f"{argname}: expected a tf.Tensor or a Python scalar, got a NumPy {type(value).__name__}; "
+            f"convert it with hd.asarray(..., backend='tensorflow')"
+        )
+
+
+def promote(x1: Any, x2: Any) -> tuple[tf.Tensor, tf.Tensor]:
+    """``x1`` and ``x2`` (tensors or Python scalars) as tensors of their common dtype.
+
+    Raises
+    ------
+    DtypeError
+        For dtypes the standard does not promote together (``uint64`` with ``int8``,
+        ``bool`` with a number).
+    """
+    s1, s2 = is_scalar(x1), is_scalar(x2)
+    if s1 and s2:
+        return as_tensor(x1), as_tensor(x2)
+    if s1:
+        _check_operand(x2, "x2")
+        d = scalar_dtype(x1, x2.dtype)
+        return as_tensor(x1, d), as_tensor(x2, d)
+    if s2:
+        _check_operand(x1, "x1")
+        d = scalar_dtype(x2, x1.dtype)
+        return as_tensor(x1, d), as_tensor(x2, d)
+    _check_operand(x1, "x1")
+    _check_operand(x2, "x2")
+    d = promote_dtypes(x1.dtype, x2.dtype)
+    return as_tensor(x1, d), as_tensor(x2, d)
+
+
+def promote_many(values: Any) -> list[tf.Tensor]:
+    """Tensors (and Python scalars) as tensors of their common dtype, by the standard's rules."""
+    values = list(values)
+    dtype = None
+    for v in values:
+        if not is_scalar(v):
+            _check_operand(v, "arrays")
+            dtype = v.dtype if dtype is None else promote_dtypes(dtype, v.dtype)
+    if dtype is None:
+        return [as_tensor(v) for v in values]
+    for v in values:
+        if is_scalar(v):
+            dtype = scalar_dtype(v, dtype)
+    return [as_tensor(v, dtype) for v in values]
+
+
+# errors TF raises for operands of different dtypes (eager and while tracing)
+MIXED_DTYPE_ERRORS = (TypeError, ValueError, tf.errors.InvalidArgumentError)
+# errors TF raises for a dtype an op does not accept: TypeError while tracing, InvalidArgumentError
+# (op definition) or NotFoundError (no kernel) when eager
+OP_DTYPE_ERRORS = (TypeError, tf.errors.InvalidArgumentError, tf.errors.NotFoundError)
+
+
+# ---- shapes ---------------------------------------------------------------------------
+
+
+def ndim(x: Any) -> int:
+    """The (static) rank of ``x``.
+
+    Raises
+    ------
+    UnsupportedError
+        If the rank is unknown (a ``tf.function`` input traced with ``shape=None``).
+    """
+    rank = x.shape.rank
+    if rank is None:
+        raise UnsupportedError("hedera's tensorflow backend needs arrays of known rank inside tf.function")
+    return rank
+
+
+def shape_list(x: Any) -> list[Any]:
+    """``x``'s shape as a list: Python ints where static, scalar tensors where unknown (in tf.function)."""
+    static = x.shape.as_list()
+    if None not in static:
+        return static
+    dynamic = tf.shape(x)
+    return [dynamic[i] if s is None else s for i, s in enumerate(static)]
+
+
+def broadcast_shape(*shapes: list[Any]) -> list[Any] | tf.Tensor:
+    """The broadcast of shapes given as lists (ints, or scalar tensors where unknown).
+
+    A list of ints when every size is static, else a 1-d int32 shape tensor.
+
+    Raises
+    ------
+    BroadcastError
+        If static sizes do not broadcast.
+    """
+    if all(isinstance(d, int) for s in shapes for d in s):
+        out: list[int] = []
+        for i in range(-max((len(s) for s in shapes), default=0), 0):
+            size = 1
+            for s in shapes:
+                d = s[i] if -i <= len(s) else 1
+                if d != 1:
+                    if size not in (1, d):
+                        raise BroadcastError(f"shapes {[tuple(s) for s in shapes]} do not broadcast together")
+                    size = d
+            out.append(size)
+        return out
+    result = tf.constant([], tf.int32)
+    for s in shapes:
+        result = tf.broadcast_dynamic_shape(
+            result, tf.stack([tf.cast(d, tf.int32) for d in s]) if s else tf.constant([], tf.int32)
+        )
+    return result
+
+
+def size(x: Any) -> Any:
+    """The number of elements of ``x``: an int where static, else a scalar int32 tensor."""
+    n = x.shape.num_elements()
+    return n if n is not None else tf.size(x)
+
+
+# ---- devices ---------------------------------------------------------------------------
+
+_DEVICE_OF: dict[Any, str] = {}
+_HD_DEVICE_OF: dict[str, str] = {}
+_TF_DEVICE_RE = re.compile(r"(?:device:)?([A-Za-z_]+):(\d+)$")
+
+
+def native_device(device: Any) -> str | None:
+    """A TF device string (``"/CPU:0"``, ``"/GPU:1"``) for ``device``.
+
+    ``device`` is a hedera device string (``"cpu"``, ``"gpu"``, ``"gpu:1"``), a TF device
+    string (``"/GPU:0"``, ``"/job:localhost/replica:0/task:0/device:GPU:0"``) or a
+    ``tf.config.LogicalDevice``; None stays None.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For anything else.
+    """
+    if device is None:
+        return None
+    try:
+        return _DEVICE_OF[device]
+    except (KeyError, TypeError):
+        pass
+    name = getattr(device, "name", device)  # a LogicalDevice or PhysicalDevice
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"device: expected a device such as 'cpu' or 'gpu:0', got {device!r}")
+    if "/" in name or name[:1].isupper():
+        match = _TF_DEVICE_RE.search(name)
+        if match is None:
+            raise InvalidArgumentError(f"device: cannot read the TensorFlow device {device!r}")
+        out = f"/{match.group(1).upper()}:{match.group(2)}"
+    else:
+        kind, index = parse_device(name)
+        out = f"/{kind.upper()}:{index}"
+    try:
+        _DEVICE_OF[device] = out
+    except TypeError:
+        pass
+    return out
+
+
+def device_name(tf_device: str) -> str:
+    """hedera's spelling (``"cpu"``, ``"gpu:0"``) of a TF device string such as ``x.device``.
+
+    An empty string (a symbolic tensor inside ``tf.function``, not yet placed) is the
+    default device: ``"gpu:0"`` where a GPU is visible, else ``"cpu"``.
+    """
+    try:
+        return _HD_DEVICE_OF[tf_device]
+    except KeyError:
+        pass
+    match = _TF_DEVICE_RE.search(tf_device)
+    if match is None:
+        out = "gpu:0" if tf.config.list_logical_devices("GPU") else "cpu"
+    else:
+        out = device_string(match.group(1).lower(), int(match.group(2)))
+    _HD_DEVICE_OF[tf_device] = out
+    return out
+
+
+def on_device(device: Any) -> Any:
+    """A context placing new tensors on ``device`` (a no-op context for None)."""
+    if device is None:
+        return contextlib.nullcontext()
+    return tf.device(native_device(device))

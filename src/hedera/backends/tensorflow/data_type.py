@@ -1,0 +1,131 @@
+"""Data type functions (tensorflow backend)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from ... import dtypes as _hd
+from ...errors import DtypeError, InvalidArgumentError
+from ._core import (
+    INTEGER,
+    is_scalar,
+    native_dtype,
+    on_device,
+    promote_dtypes,
+    scalar_dtype,
+)
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """``x`` cast to ``dtype`` (``tf.cast``: floats to integers truncate toward zero).
+
+    TF tensors are immutable: ``copy=False`` with an unchanged dtype returns ``x``
+    itself, ``copy=True`` a new tensor.
+    """
+    dt = native_dtype(dtype)
+    if x.dtype == dt:
+        out = tf.identity(x) if copy else x
+    elif x.dtype.is_complex and not dt.is_complex:
+        # the standard leaves complex -> real unspecified; TF would drop the imaginary part
+        # silently for floats and refuse bool: follow NumPy (real part; nonzero for bool)
+        out = tf.not_equal(x, tf.zeros((), x.dtype)) if dt == tf.bool else tf.cast(tf.math.real(x), dt)
+    elif dt == tf.bool:
+        out = tf.not_equal(x, tf.zeros((), x.dtype))
+    else:
+        out = tf.cast(x, dt)
+    if device is not None:
+        with on_device(device):
+            out = tf.identity(out)
+    return out
+
+
+def _as_dtype(value: Any, argname: str) -> _hd.DType:
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        value = value.dtype
+    return _hd.as_hedera_dtype(value, argname)
+
+
+def can_cast(from_, to, /):
+    return _hd.can_cast(_as_dtype(from_, "from_"), _as_dtype(to, "to"))
+
+
+@dataclass(frozen=True)
+class finfo_object:  # noqa: N801 - the standard's name
+    """Machine limits of a floating-point dtype (the standard's ``finfo`` object).
+
+    For a complex dtype the limits are those of its real and imaginary parts, and
+    ``dtype`` is the real dtype of that precision.
+    """
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: tf.DType
+
+
+@dataclass(frozen=True)
+class iinfo_object:  # noqa: N801 - the standard's name
+    """Machine limits of an integer dtype (the standard's ``iinfo`` object)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: tf.DType
+
+
+def finfo(type, /):
+    dt = native_dtype(type.dtype if hasattr(type, "shape") else type)
+    if not (dt.is_floating or dt.is_complex):
+        raise DtypeError(f"finfo: expected a floating-point dtype, got {dt.name}")
+    real = dt.real_dtype
+    info = np.finfo(real.as_numpy_dtype)
+    return finfo_object(
+        bits=info.bits,
+        eps=float(info.eps),
+        max=float(info.max),
+        min=float(info.min),
+        smallest_normal=float(info.smallest_normal),
+        dtype=real,
+    )
+
+
+def iinfo(type, /):
+    dt = native_dtype(type.dtype if hasattr(type, "shape") else type)
+    if dt not in INTEGER:
+        raise DtypeError(f"iinfo: expected an integer dtype, got {dt.name}")
+    info = np.iinfo(dt.as_numpy_dtype)
+    return iinfo_object(bits=info.bits, max=int(info.max), min=int(info.min), dtype=dt)
+
+
+def isdtype(dtype, kind):
+    return _hd.isdtype(dtype, kind)
+
+
+def result_type(*arrays_and_dtypes):
+    """The standard's result dtype of arrays, dtypes and Python scalars, as a tf dtype.
+
+    Python scalars take part as in the binary functions (see ``_core.scalar_dtype``).
+    """
+    result = None
+    scalars = []
+    for item in arrays_and_dtypes:
+        if is_scalar(item):
+            scalars.append(item)
+            continue
+        d = native_dtype(item.dtype if hasattr(item, "shape") and hasattr(item, "dtype") else item)
+        result = d if result is None else promote_dtypes(result, d)
+    if result is None:
+        if not scalars:
+            raise InvalidArgumentError("result_type: expected at least one array or dtype")
+        raise DtypeError("result_type: Python scalars alone have no result type; pass an array or a dtype")
+    for s in scalars:
+        result = scalar_dtype(s, result)
+    return result

@@ -1,0 +1,511 @@
+"""Element-wise functions (tensorflow backend).
+
+Most functions are TensorFlow's generated op functions themselves (``tf.math.sin``
+*is* ``gen_math_ops.sin``). Binary functions call the raw op (``AddV2`` rather
+than ``tf.math.add``, which adds a name scope and conversions) and, only when TF
+refuses the operands (different dtypes, or a Python scalar it converted to the
+wrong dtype), apply the standard's type promotion and call it again: the
+same-dtype path costs one ``try``. Shims elsewhere fill TensorFlow's gaps:
+unsigned integers (``abs``, ``sign``, ``pow``), integers (``ceil``, ``isnan``),
+complex numbers (``isfinite``, ``round``), bitwise functions on booleans, and
+NumPy's results for integer division by zero and for float ``floor_divide``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import tensorflow as tf
+from tensorflow.python.ops import gen_bitwise_ops as _gb
+from tensorflow.python.ops import gen_math_ops as _gm
+
+from ._core import (
+    COMPLEX,
+    DEFAULT_FLOAT,
+    INEXACT,
+    INTEGER,
+    MIXED_DTYPE_ERRORS,
+    OP_DTYPE_ERRORS,
+    REAL_OF,
+    SIGNED_OF,
+    UNSIGNED,
+    constant,
+    promote,
+)
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+]  # fmt: skip
+
+_PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
+
+# ---- unary functions TensorFlow computes as the standard says --------------------------
+
+acos = _gm.acos
+acosh = _gm.acosh
+asin = _gm.asin
+asinh = _gm.asinh
+atan = _gm.atan
+atanh = _gm.atanh
+cos = _gm.cos
+cosh = _gm.cosh
+exp = _gm.exp
+log = _gm.log
+logical_not = _gm.logical_not
+sin = _gm.sin
+sinh = _gm.sinh
+square = _gm.square
+tan = _gm.tan
+tanh = _gm.tanh
+conj = tf.math.conj  # the identity on real input
+real = tf.math.real
+imag = tf.math.imag
+
+
+# ---- binary functions: the raw op, with the standard's promotion when TF refuses ---------
+
+
+def _binary(op, name: str, doc: str):
+    """A standard binary function over the TF op ``op(x1, x2)``, promoting mixed dtypes."""
+
+    def binary(x1, x2, /):
+        if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
+            x1, x2 = promote(x1, x2)
+        try:
+            return op(x1, x2)
+        except MIXED_DTYPE_ERRORS:
+            a, b = promote(x1, x2)
+            if a is x1 and b is x2:  # same dtypes: the error is not about promotion
+                raise
+        return op(a, b)
+
+    binary.__name__ = binary.__qualname__ = name
+    binary.__doc__ = doc
+    return binary
+
+
+add = _binary(_gm.add_v2, "add", "``x1 + x2``, with the standard's type promotion.")
+subtract = _binary(_gm.sub, "subtract", "``x1 - x2``, with the standard's type promotion.")
+multiply = _binary(_gm.mul, "multiply", "``x1 * x2``, with the standard's type promotion.")
+atan2 = _binary(_gm.atan2, "atan2", "The angle of the point ``(x2, x1)``, in radians.")
+maximum = _binary(_gm.maximum, "maximum", "The larger of ``x1`` and ``x2``; NaN if either is NaN.")
+minimum = _binary(_gm.minimum, "minimum", "The smaller of ``x1`` and ``x2``; NaN if either is NaN.")
+nextafter = _binary(_gm.next_after, "nextafter", "The next representable value after ``x1`` toward ``x2``.")
+equal = _binary(_gm.equal, "equal", "``x1 == x2``, with the standard's type promotion.")
+not_equal = _binary(_gm.not_equal, "not_equal", "``x1 != x2``, with the standard's type promotion.")
+greater = _binary(_gm.greater, "greater", "``x1 > x2``, with the standard's type promotion.")
+greater_equal = _binary(_gm.greater_equal, "greater_equal", "``x1 >= x2``, with type promotion.")
+less = _binary(_gm.less, "less", "``x1 < x2``, with the standard's type promotion.")
+less_equal = _binary(_gm.less_equal, "less_equal", "``x1 <= x2``, with the standard's type promotion.")
+logical_and = _binary(_gm.logical_and, "logical_and", "Element-wise AND of boolean arrays.")
+logical_or = _binary(_gm.logical_or, "logical_or", "Element-wise OR of boolean arrays.")
+logical_xor = _binary(_gm.not_equal, "logical_xor", "Element-wise XOR of boolean arrays.")
+
+
+def _promoted(x1, x2):
+    """``promote`` for shims that inspect the dtype: skipped when both are tensors of one dtype."""
+    if type(x1) in _PY_SCALAR_TYPES or type(x2) in _PY_SCALAR_TYPES or x1.dtype != x2.dtype:
+        return promote(x1, x2)
+    return x1, x2
+
+
+def divide(x1, x2, /):
+    """``x1 / x2``. Integer operands divide in the default float dtype (float32).
+
+    Complex division uses NumPy's algorithm (Smith's), so infinities and zeros give
+    NumPy's results where TF's formula gives NaN.
+    """
+    x1, x2 = _promoted(x1, x2)
+    dtype = x1.dtype
+    if dtype in COMPLEX:
+        return _complex_divide(x1, x2)
+    if dtype not in INEXACT:  # TF has no CPU kernel for integer RealDiv
+        x1, x2 = tf.cast(x1, DEFAULT_FLOAT), tf.cast(x2, DEFAULT_FLOAT)
+    return _gm.real_div(x1, x2)
+
+
+def _complex_divide(a, b):
+    # NumPy's complex division (Smith's algorithm, with its zero-divisor branch)
+    ar, ai, br, bi = tf.math.real(a), tf.math.imag(a), tf.math.real(b), tf.math.imag(b)
+    abs_br, abs_bi = _gm._abs(br), _gm._abs(bi)
+    rat1 = bi / br
+    scl1 = 1 / (br + bi * rat1)
+    rat2 = br / bi
+    scl2 = 1 / (bi + br * rat2)
+    zero = tf.equal(abs_br, 0) & tf.equal(abs_bi, 0)
+    re1 = tf.where(zero, ar / abs_br, (ar + ai * rat1) * scl1)
+    im1 = tf.where(zero, ai / abs_br, (ai - ar * rat1) * scl1)
+    first = abs_br >= abs_bi
+    re = tf.where(first, re1, (ar * rat2 + ai) * scl2)
+    im = tf.where(first, im1, (ai * rat2 - ar) * scl2)
+    return tf.complex(re, im)
+
+
+def reciprocal(x, /):
+    """``1 / x``; for complex ``x`` by NumPy's algorithm (so ``1 / inf`` is 0, not NaN)."""
+    if x.dtype not in COMPLEX:
+        return _gm.reciprocal(x)
+    re, im = tf.math.real(x), tf.math.imag(x)
+    small_im = _gm._abs(im) <= _gm._abs(re)
+    r1 = im / re
+    d1 = re + im * r1
+    r2 = re / im
+    d2 = re * r2 + im
+    return tf.complex(tf.where(small_im, 1 / d1, r2 / d2), tf.where(small_im, -r1 / d1, -1 / d2))
+
+
+def sqrt(x, /):
+    """The principal square root; for complex ``x``, ``sqrt(conj(x)) == conj(sqrt(x))`` (also at ``-inf - 0j``)."""
+    if x.dtype not in COMPLEX:
+        return _gm.sqrt(x)
+    im = tf.math.imag(x)
+    out = _gm.sqrt(tf.complex(tf.math.real(x), _gm._abs(im)))  # TF loses the sign of -0j at -inf
+    return tf.complex(tf.math.real(out), tf.where(signbit(im), -tf.math.imag(out), tf.math.imag(out)))
+
+
+def expm1(x, /):
+    """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at ``inf + yj``)."""
+    if x.dtype not in COMPLEX:
+        return _gm.expm1(x)
+    re, im = tf.math.real(x), tf.math.imag(x)
+    half = _gm.sin(im / 2)
+    return tf.complex(_gm.expm1(re) * _gm.cos(im) - 2 * half * half, _gm.exp(re) * _gm.sin(im))
+
+
+def log1p(x, /):
+    """``log(1 + x)``, accurate near 0 for real ``x``; for complex ``x`` by NumPy's formula.
+
+    NumPy computes ``log(|1 + x|) + i atan2(imag, real + 1)``, keeping the sign of a zero imaginary part.
+    """
+    if x.dtype not in COMPLEX:
+        return _gm.log1p(x)
+    re, im = tf.math.real(x), tf.math.imag(x)
+    shifted = re + 1  # in real arithmetic, which keeps the sign of a zero imaginary part
+    return tf.complex(_gm.log(hypot(shifted, im)), _gm.atan2(im, shifted))
+
+
+def _safe_int_divisor(x1, x2):
+    # TF raises for integer division by zero; NumPy gives 0, which the shims reproduce
+    zero = tf.equal(x2, tf.zeros((), x2.dtype))
+    return zero, tf.where(zero, tf.ones((), x2.dtype), x2)
+
+
+def floor_divide(x1, x2, /):
+    """``floor(x1 / x2)``, computed as NumPy does (from ``fmod``) so results agree exactly.
+
+    Integer division by zero gives 0 (NumPy's result; TensorFlow would raise).
+    """
+    x1, x2 = _promoted(x1, x2)
+    if x1.dtype in INTEGER:
+        zero, divisor = _safe_int_divisor(x1, x2)
+        return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_div(x1, divisor))
+    # NumPy's npy_divmod: floor(x/y) rounds x/y first, which is off by one near integers
+    mod = _gm.truncate_mod(x1, x2)
+    div = (x1 - mod) / x2
+    fix = tf.not_equal(mod, 0) & tf.not_equal(x2 < 0, mod < 0)
+    div = tf.where(fix, div - 1, div)
+    floordiv = _gm.floor(div)
+    floordiv = tf.where(div - floordiv > 0.5, floordiv + 1, floordiv)
+    quotient = x1 / x2
+    floordiv = tf.where(tf.equal(div, 0), copysign(tf.zeros_like(div), quotient), floordiv)
+    return tf.where(tf.equal(x2, 0), quotient, floordiv)
+
+
+def remainder(x1, x2, /):
+    """``x1 - floor_divide(x1, x2) * x2``: the sign of ``x2``. Integer remainders by zero are 0."""
+    x1, x2 = _promoted(x1, x2)
+    if x1.dtype in INTEGER:
+        zero, divisor = _safe_int_divisor(x1, x2)
+        return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_mod(x1, divisor))
+    return _gm.floor_mod(x1, x2)
+
+
+def pow(x1, x2, /):
+    """``x1 ** x2``, with the standard's type promotion (unsigned integers wrap, as in NumPy)."""
+    x1, x2 = _promoted(x1, x2)
+    if x1.dtype in COMPLEX:
+        return _complex_pow(x1, x2)
+    signed = SIGNED_OF.get(x1.dtype)
+    if signed is not None:  # no unsigned Pow kernel; the power modulo 2**bits is the same
+        return tf.bitcast(_gm._pow(tf.bitcast(x1, signed), tf.bitcast(x2, signed)), x1.dtype)
+    return _gm._pow(x1, x2)
+
+
+def _complex_pow(a, b):
+    # TF computes exp(b * log(a)), which is NaN at a == 0; NumPy's special cases:
+    # a**0 == 1, 0**b == 0 where real(b) > 0, else NaN
+    out = _gm._pow(a, b)
+    zero = tf.zeros((), a.dtype)
+    b_zero = tf.equal(b, zero)
+    at_zero = tf.where(tf.math.real(b) > 0, zero, tf.constant(complex(math.nan, math.nan), a.dtype))
+    out = tf.where(tf.equal(a, zero), at_zero, out)
+    return tf.where(b_zero, tf.ones((), a.dtype), out)
+
+
+def copysign(x1, x2, /):
+    """``|x1|`` with the sign bit of ``x2`` (so ``-0.0`` and NaNs with the sign bit set count as negative)."""
+    x1, x2 = _promoted(x1, x2)
+    magnitude = _gm._abs(x1)
+    return tf.where(signbit(x2), -magnitude, magnitude)
+
+
+def hypot(x1, x2, /):
+    """``sqrt(x1**2 + x2**2)`` without overflow or underflow in the squares; +inf if either is infinite."""
+    x1, x2 = _promoted(x1, x2)
+    a, b = _gm._abs(x1), _gm._abs(x2)
+    big, small = _gm.maximum(a, b), _gm.minimum(a, b)
+    safe = tf.where(tf.equal(big, 0), tf.ones_like(big), big)
+    ratio = small / safe
+    out = big * _gm.sqrt(1 + ratio * ratio)
+    out = tf.where(tf.equal(big, 0), tf.zeros_like(big), out)
+    return tf.where(_gm.is_inf(a) | _gm.is_inf(b), tf.constant(math.inf, out.dtype), out)
+
+
+def logaddexp(x1, x2, /):
+    """``log(exp(x1) + exp(x2))``, computed stably: ``max + log1p(exp(-|x1 - x2|))``."""
+    x1, x2 = _promoted(x1, x2)
+    out = _gm.maximum(x1, x2) + _gm.log1p(_gm.exp(-_gm._abs(x1 - x2)))
+    # equal arguments (infinities included, where x1 - x2 is NaN): x + log(2)
+    return tf.where(tf.equal(x1, x2), x1 + tf.constant(math.log(2.0), x1.dtype), out)
+
+
+# ---- bitwise functions (booleans as logical operations) --------------------------------
+
+
+def _bitwise(op, logical, name: str, doc: str):
+    def bitwise(x1, x2, /):
+        x1, x2 = _promoted(x1, x2)
+        return logical(x1, x2) if x1.dtype == tf.bool else op(x1, x2)
+
+    bitwise.__name__ = bitwise.__qualname__ = name
+    bitwise.__doc__ = doc
+    return bitwise
+
+
+bitwise_and = _bitwise(_gb.bitwise_and, _gm.logical_and, "bitwise_and", "Bitwise AND (logical AND for bool).")
+bitwise_or = _bitwise(_gb.bitwise_or, _gm.logical_or, "bitwise_or", "Bitwise OR (logical OR for bool).")
+bitwise_xor = _bitwise(_gb.bitwise_xor, _gm.not_equal, "bitwise_xor", "Bitwise XOR (logical XOR for bool).")
+
+
+def bitwise_invert(x, /):
+    """Bitwise NOT (logical NOT for bool)."""
+    try:
+        return _gb.invert(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype == tf.bool:
+            return _gm.logical_not(x)
+        raise
+
+
+def _shift_bits(x1, x2):
+    x1, x2 = _promoted(x1, x2)
+    bits = tf.constant(x1.dtype.size * 8, x2.dtype)
+    return x1, x2, bits, tf.greater_equal(x2, bits)
+
+
+def bitwise_left_shift(x1, x2, /):
+    """``x1 << x2``; shifts of the bit width or more give 0, as in NumPy (TF leaves them undefined)."""
+    x1, x2, bits, overflow = _shift_bits(x1, x2)
+    shifted = _gb.left_shift(x1, _gm.minimum(x2, bits - 1))
+    return tf.where(overflow, tf.zeros((), x1.dtype), shifted)
+
+
+def bitwise_right_shift(x1, x2, /):
+    """``x1 >> x2`` (arithmetic for signed integers); over-wide shifts give 0 or -1, as in NumPy."""
+    x1, x2, bits, overflow = _shift_bits(x1, x2)
+    shifted = _gb.right_shift(x1, _gm.minimum(x2, bits - 1))  # sign-fills for signed integers
+    if x1.dtype in UNSIGNED:
+        return tf.where(overflow, tf.zeros((), x1.dtype), shifted)
+    return shifted
+
+
+# ---- unary shims ----------------------------------------------------------------------
+
+
+def abs(x, /):
+    """``|x|``; real for complex input (its modulus). Unsigned integers and bools are returned as they are."""
+    try:
+        return _gm._abs(x)
+    except OP_DTYPE_ERRORS:  # the op has no complex or unsigned variant
+        if x.dtype in COMPLEX:
+            return _gm.complex_abs(x, Tout=REAL_OF[x.dtype])
+        if x.dtype in UNSIGNED or x.dtype == tf.bool:
+            return x
+        raise
+
+
+def negative(x, /):
+    """``-x`` (unsigned integers wrap around, as in NumPy)."""
+    try:
+        return _gm.neg(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype in UNSIGNED:
+            return _gm.sub(tf.zeros((), x.dtype), x)
+        raise
+
+
+def positive(x, /):
+    """``+x``: ``x`` itself (TF tensors are immutable)."""
+    return x
+
+
+def _integral_identity(op, name: str, doc: str):
+    # the standard keeps integers unchanged through ceil/floor/trunc/round; TF has float ops only
+    def rounded(x, /):
+        try:
+            return op(x)
+        except OP_DTYPE_ERRORS:
+            if x.dtype in INTEGER:
+                return x
+            raise
+
+    rounded.__name__ = rounded.__qualname__ = name
+    rounded.__doc__ = doc
+    return rounded
+
+
+ceil = _integral_identity(_gm.ceil, "ceil", "The smallest integer-valued number not less than ``x``.")
+floor = _integral_identity(_gm.floor, "floor", "The largest integer-valued number not greater than ``x``.")
+
+
+def trunc(x, /):
+    """``x`` rounded toward zero (integers unchanged)."""
+    if x.dtype in INTEGER:
+        return x
+    return tf.where(x < 0, _gm.ceil(x), _gm.floor(x))
+
+
+def round(x, /):
+    """``x`` rounded to the nearest integer, halves to even; complex parts are rounded separately."""
+    if x.dtype in COMPLEX:  # TF's Round has no complex kernel
+        return tf.complex(_gm.round(tf.math.real(x)), _gm.round(tf.math.imag(x)))
+    if x.dtype in INTEGER:
+        return x
+    return _gm.round(x)
+
+
+def sign(x, /):
+    """``-1``, ``0`` or ``1`` by the sign of ``x`` (NaN for NaN); ``x / |x|`` for complex ``x`` (0 at 0).
+
+    Complex infinities follow NumPy: ``sign(inf + yj)`` is 1, ``sign(nan + inf j)`` is 1j,
+    both parts infinite give NaN.
+    """
+    if x.dtype in COMPLEX:
+        return _complex_sign(x)
+    try:
+        return _gm.sign(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype in UNSIGNED:  # no unsigned Sign kernel
+            return tf.cast(tf.greater(x, 0), x.dtype)
+        raise
+
+
+def _complex_sign(x):
+    re, im = tf.math.real(x), tf.math.imag(x)
+    magnitude = _gm.complex_abs(x, Tout=re.dtype)
+    safe = tf.where(tf.equal(magnitude, 0), tf.ones_like(magnitude), magnitude)
+    out_re, out_im = tf.where(tf.equal(magnitude, 0), 0 * re, re / safe), tf.where(tf.equal(magnitude, 0), 0 * im, im / safe)
+    inf_re, inf_im = _gm.is_inf(re), _gm.is_inf(im)
+    only_re, only_im = inf_re & ~inf_im, inf_im & ~inf_re
+    zeros = tf.zeros_like(re)
+    out_re = tf.where(only_re, _gm.sign(re), tf.where(only_im, zeros, out_re))
+    out_im = tf.where(only_im, _gm.sign(im), tf.where(only_re, zeros, out_im))
+    return tf.complex(out_re, out_im)
+
+
+_INT_OF_WIDTH = {2: tf.int16, 4: tf.int32, 8: tf.int64}
+
+
+def signbit(x, /):
+    """Whether the sign bit of ``x`` is set (True for ``-0.0`` and for negative NaNs)."""
+    if x.dtype not in INEXACT:
+        return tf.less(x, tf.zeros((), x.dtype))
+    return tf.less(tf.bitcast(x, _INT_OF_WIDTH[x.dtype.size]), 0)
+
+
+def _complex_parts(x):
+    return tf.math.real(x), tf.math.imag(x)
+
+
+def isfinite(x, /):
+    """Whether ``x`` is finite (both parts, for complex ``x``); always True for integers."""
+    try:
+        return _gm.is_finite(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype in COMPLEX:
+            re, im = _complex_parts(x)
+            return _gm.is_finite(re) & _gm.is_finite(im)
+        return tf.ones_like(x, dtype=tf.bool)
+
+
+def isinf(x, /):
+    """Whether ``x`` is infinite (either part, for complex ``x``); always False for integers."""
+    try:
+        return _gm.is_inf(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype in COMPLEX:
+            re, im = _complex_parts(x)
+            return _gm.is_inf(re) | _gm.is_inf(im)
+        return tf.zeros_like(x, dtype=tf.bool)
+
+
+def isnan(x, /):
+    """Whether ``x`` is NaN (either part, for complex ``x``); always False for integers."""
+    try:
+        return _gm.is_nan(x)
+    except OP_DTYPE_ERRORS:
+        if x.dtype in COMPLEX:
+            re, im = _complex_parts(x)
+            return _gm.is_nan(re) | _gm.is_nan(im)
+        return tf.zeros_like(x, dtype=tf.bool)
+
+
+_LOG2 = math.log(2.0)
+_LOG10 = math.log(10.0)
+
+
+def _log_base(x, log_of_base):
+    out = _gm.log(x)
+    if x.dtype in COMPLEX:  # divide the parts: a complex division would turn -inf + 0j into NaNs
+        scale = tf.constant(log_of_base, REAL_OF[x.dtype])
+        return tf.complex(tf.math.real(out) / scale, tf.math.imag(out) / scale)
+    return out / tf.constant(log_of_base, x.dtype)
+
+
+def log2(x, /):
+    """Base-2 logarithm (``log(x) / log(2)``; TensorFlow has no log2 kernel)."""
+    return _log_base(x, _LOG2)
+
+
+def log10(x, /):
+    """Base-10 logarithm (``log(x) / log(10)``; TensorFlow has no log10 kernel)."""
+    return _log_base(x, _LOG10)
+
+
+def clip(x, /, min=None, max=None):
+    """``x`` limited to ``[min, max]`` (either may be None, a Python scalar or an array).
+
+    The result keeps ``x``'s dtype; NaNs in ``x`` stay NaN.
+    """
+    out = x
+    if min is not None:
+        out = _gm.maximum(out, _bound(min, x))
+    if max is not None:
+        out = _gm.minimum(out, _bound(max, x))
+    return out
+
+
+def _bound(value, x):
+    if isinstance(value, (tf.Tensor, tf.Variable)):
+        return value if value.dtype == x.dtype else tf.cast(value, x.dtype)
+    if x.dtype in INTEGER:  # a bound outside the dtype's range clips nothing on that side
+        value = builtins.max(x.dtype.min, builtins.min(x.dtype.max, value))
+    return constant(value, x.dtype)

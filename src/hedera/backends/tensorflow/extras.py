@@ -1,0 +1,189 @@
+"""hedera's functions beyond the standard (tensorflow backend).
+
+Semantics as documented in ``hedera/backends/numpy/extras.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import tensorflow as tf
+
+from ...errors import InvalidArgumentError, UnsupportedError
+from .._common import TopKResult, check_pad_mode, normalize_axes, normalize_axis, normalize_pad_width
+from ._core import DEFAULT_FLOAT, INEXACT, native_dtype, ndim, promote, promote_many, shape_list
+from .sorting import order_along
+from .statistical import cumulative_prod, cumulative_sum
+
+__all__ = [
+    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
+    "pad", "scatter_nd", "split", "to_numpy", "top_k",
+]  # fmt: skip
+
+cumsum = cumulative_sum
+cumprod = cumulative_prod
+
+
+def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Element-wise ``|x1 - x2| <= atol + rtol * |x2|``; equal infinities are close, NaNs only if ``equal_nan``."""
+    x1, x2 = promote(x1, x2)
+    if x1.dtype not in INEXACT:
+        x1, x2 = tf.cast(x1, DEFAULT_FLOAT), tf.cast(x2, DEFAULT_FLOAT)
+    real = x1.dtype.real_dtype
+    diff = tf.abs(x1 - x2)
+    close = diff <= tf.constant(atol, real) + tf.constant(rtol, real) * tf.abs(x2)
+    finite = tf.math.is_finite(tf.abs(x1)) & tf.math.is_finite(tf.abs(x2))
+    out = tf.where(finite, close, tf.equal(x1, x2))
+    if equal_nan:
+        out = out | (tf.math.is_nan(tf.abs(x1)) & tf.math.is_nan(tf.abs(x2)))
+    return out
+
+
+def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether :func:`isclose` holds everywhere: a Python bool (a scalar bool tensor inside ``tf.function``)."""
+    out = tf.reduce_all(isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(out) if tf.executing_eagerly() else out
+
+
+def einsum(subscripts, /, *operands):
+    """Einstein summation over ``operands``, in NumPy's subscript notation (``"ij,jk->ik"``); dtypes promoted."""
+    operands = list(operands)
+    if any(o.dtype != operands[0].dtype for o in operands[1:]):
+        operands = promote_many(operands)
+    dtype = operands[0].dtype
+    if dtype in (tf.int8, tf.int16, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool):
+        # no einsum kernels for these: compute in int64 (exact modulo the dtype's range)
+        wide = [tf.cast(o, tf.int64) for o in operands]
+        out = tf.einsum(subscripts, *wide)
+        return tf.cast(out != 0, tf.bool) if dtype == tf.bool else tf.cast(out, dtype)
+    return tf.einsum(subscripts, *operands)
+
+
+def gather_nd(x, indices, /, *, batch_dims=0):
+    """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend for shapes)."""
+    return tf.gather_nd(x, indices, batch_dims=batch_dims)
+
+
+def scatter_nd(indices, updates, shape, /):
+    """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeated indices sum), as ``tf.scatter_nd``."""
+    if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
+        indices, updates = indices[None], updates[None]
+    if updates.dtype == tf.bool:  # no bool kernel: adding booleans is OR
+        return tf.scatter_nd(indices, tf.cast(updates, tf.int8), shape) > 0
+    return tf.scatter_nd(indices, updates, shape)
+
+
+def logsumexp(x, /, *, axis=None, keepdims=False):
+    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
+    return tf.reduce_logsumexp(x, axis=list(normalize_axes(axis, ndim(x))), keepdims=keepdims)
+
+
+def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
+    """One-hot encoding of integer ``indices``: a new axis of size ``num_classes`` at ``axis``.
+
+    Out-of-range indices give all-zero rows. ``dtype`` defaults to float32 (the default float).
+    """
+    dt = native_dtype(dtype) or DEFAULT_FLOAT
+    axis = normalize_axis(axis, ndim(indices) + 1)
+    if indices.dtype not in (tf.uint8, tf.int8, tf.int32, tf.int64):
+        indices = tf.cast(indices, tf.int64)
+    if dt == tf.bool:
+        return tf.cast(tf.one_hot(indices, num_classes, axis=axis, dtype=tf.int8), tf.bool)
+    return tf.one_hot(indices, num_classes, axis=axis, dtype=dt)
+
+
+def _pad_indices(n, before, after, mode):
+    """Source indices (into an axis of size ``n``) of the padded axis, for the non-constant modes."""
+    i = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(i, 0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "symmetric":
+        period = 2 * n
+        i = i % period
+        return np.where(i < n, i, period - 1 - i)
+    if n == 1:  # reflect on a single element repeats it (as NumPy does)
+        return np.zeros_like(i)
+    period = 2 * (n - 1)
+    i = i % period
+    return np.where(i < n, i, period - i)
+
+
+def pad(x, /, pad_width, *, mode="constant", constant_values=0):
+    """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap.
+
+    Widths beyond the array's size are allowed in every mode (reflections repeat, as in NumPy).
+    """
+    check_pad_mode(mode)
+    rank = ndim(x)
+    widths = normalize_pad_width(pad_width, rank)
+    if rank == 0:
+        return x
+    if mode == "constant":
+        return tf.pad(x, widths, constant_values=tf.constant(constant_values, x.dtype) if x.dtype != tf.bool
+                      else bool(constant_values))  # fmt: skip
+    out = x
+    shape = x.shape.as_list()
+    for axis, (before, after) in enumerate(widths):
+        if before == after == 0:
+            continue
+        n = shape[axis]
+        if n is None:
+            raise UnsupportedError(
+                f"pad: mode {mode!r} needs a static size along axis {axis} inside tf.function"
+            )
+        if n == 0:
+            raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
+        out = tf.gather(out, _pad_indices(n, before, after, mode), axis=axis)
+    return out
+
+
+def split(x, indices_or_sections, /, *, axis=0):
+    """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence)."""
+    axis = normalize_axis(axis, ndim(x))
+    n = shape_list(x)[axis]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0 or (isinstance(n, int) and n % sections):
+            raise InvalidArgumentError(
+                f"indices_or_sections: {sections} does not divide axis {axis} of size {n}"
+            )
+        return tuple(tf.split(x, sections, axis=axis))
+    head = (slice(None),) * axis
+    bounds = [0, *indices_or_sections, None]
+    return tuple(x[(*head, slice(a, b))] for a, b in itertools.pairwise(bounds))
+
+
+def top_k(x, k, /, *, axis=-1, largest=True):
+    """The ``k`` largest (or smallest) elements along ``axis`` and their int64 indices, sorted.
+
+    Among equal elements the lower index comes first; NaNs count as the largest values.
+    """
+    n = shape_list(x)[normalize_axis(axis, ndim(x))]
+    if isinstance(n, int) and not 0 <= k <= n:
+        raise InvalidArgumentError(f"k: expected 0 <= k <= {n}, got {k}")
+    xt, order, perm = order_along(x, axis, descending=largest, k=k)
+    values = tf.gather(xt, order, batch_dims=ndim(x) - 1)
+    if perm is not None:
+        values, order = tf.transpose(values, perm), tf.transpose(order, perm)
+    return TopKResult(values, order)
+
+
+def to_numpy(x, /):
+    """``x`` as a NumPy array (a copy, or a view where TensorFlow allows).
+
+    Raises
+    ------
+    UnsupportedError
+        For a symbolic tensor (inside ``tf.function``), which has no value yet.
+    """
+    try:
+        return np.asarray(x.numpy())
+    except AttributeError:
+        if isinstance(x, np.ndarray):
+            return x
+        raise UnsupportedError(
+            "to_numpy: a symbolic tensor (inside tf.function) has no value; call it outside tf.function"
+        ) from None

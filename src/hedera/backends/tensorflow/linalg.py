@@ -1,0 +1,238 @@
+"""The ``linalg`` extension (tensorflow backend), over ``tf.linalg``.
+
+``svd`` returns ``Vh`` (TensorFlow returns ``V``), ``solve`` broadcasts the batch
+dimensions (TensorFlow's kernel requires equal ones), and the default ``rtol`` of
+``pinv``/``matrix_rank`` is the standard's ``max(M, N) * eps``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import tensorflow as tf
+
+from ...errors import InvalidArgumentError, ShapeError
+from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes, normalize_axis
+from ._core import INEXACT, broadcast_shape, ndim, promote, shape_list
+from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .statistical import _accumulator
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]  # fmt: skip
+
+
+def cholesky(x, /, *, upper=False):
+    """The Cholesky factor of (each) Hermitian positive-definite matrix: ``L`` with ``x = L L^H``, or ``U = L^H``."""
+    lower = tf.linalg.cholesky(x)
+    return tf.linalg.adjoint(lower) if upper else lower
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-element vectors along ``axis`` (of the broadcast shape)."""
+    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    shape = broadcast_shape(shape_list(x1), shape_list(x2))
+    x1, x2 = tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
+    rank = ndim(x1)
+    axis = normalize_axis(axis, rank)
+    if x1.shape[axis] is not None and x1.shape[axis] != 3:
+        raise ShapeError(f"cross: axis {axis} must have size 3, got {x1.shape[axis]}")
+    a0, a1, a2 = tf.unstack(x1, num=3, axis=axis)
+    b0, b1, b2 = tf.unstack(x2, num=3, axis=axis)
+    return tf.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=axis)
+
+
+def det(x, /):
+    return tf.linalg.det(x)
+
+
+def diagonal(x, /, *, offset=0):
+    """The ``offset``-th diagonal of (each matrix in) ``x`` (above the main one for ``offset > 0``)."""
+    if ndim(x) < 2:
+        raise InvalidArgumentError("diagonal: x must have at least two dimensions")
+    if x.dtype == tf.uint16:  # no uint16 kernel: move the bits as int16
+        return tf.bitcast(tf.linalg.diag_part(tf.bitcast(x, tf.int16), k=offset), tf.uint16)
+    rows, cols = x.shape[-2], x.shape[-1]
+    if rows is not None and cols is not None and not -rows < offset < cols:
+        # outside the matrix: an empty diagonal (TF would raise)
+        return tf.zeros([*shape_list(x)[:-2], 0], x.dtype)
+    return tf.linalg.diag_part(x, k=offset)
+
+
+def _real(x):
+    return tf.math.real(x) if x.dtype.is_complex else x
+
+
+def eigh(x, /):
+    """Eigenvalues (ascending, real) and eigenvectors (columns) of (each) Hermitian matrix."""
+    values, vectors = tf.linalg.eigh(x)
+    return EighResult(_real(values), vectors)
+
+
+def eigvalsh(x, /):
+    """The eigenvalues (ascending, real) of (each) Hermitian matrix."""
+    return _real(tf.linalg.eigvalsh(x))
+
+
+def inv(x, /):
+    return tf.linalg.inv(x)
+
+
+def svdvals(x, /):
+    """The singular values of (each matrix in) ``x``, in descending order."""
+    return tf.linalg.svd(x, compute_uv=False)
+
+
+def _keep(out, keepdims):
+    return out[..., None, None] if keepdims else out
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The matrix norm of (each matrix in) ``x``: ``"fro"``, ``"nuc"``, 1, -1, 2, -2, inf or -inf."""
+    a = tf.abs(x)
+    if ord == "fro":
+        return _keep(tf.sqrt(tf.reduce_sum(a * a, axis=[-2, -1])), keepdims)
+    if ord == "nuc":
+        return _keep(tf.reduce_sum(svdvals(x), axis=-1), keepdims)
+    if ord in (2, -2):
+        s = svdvals(x)
+        return _keep(tf.reduce_max(s, axis=-1) if ord == 2 else tf.reduce_min(s, axis=-1), keepdims)
+    if ord in (1, -1):
+        sums = tf.reduce_sum(a, axis=-2)
+        return _keep(tf.reduce_max(sums, -1) if ord == 1 else tf.reduce_min(sums, -1), keepdims)
+    if ord in (math.inf, -math.inf):
+        sums = tf.reduce_sum(a, axis=-1)
+        return _keep(tf.reduce_max(sums, -1) if ord > 0 else tf.reduce_min(sums, -1), keepdims)
+    raise InvalidArgumentError(f"ord: expected 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}")
+
+
+def matrix_power(x, n, /):
+    """``x`` (a square matrix or a stack of them) to the integer power ``n`` (the inverse's for ``n < 0``)."""
+    if not isinstance(n, (int, np.integer)):
+        raise InvalidArgumentError(f"n: expected an integer, got {n!r}")
+    n = int(n)
+    if n < 0:
+        x, n = tf.linalg.inv(x), -n
+    result = None
+    base = x
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    if result is None:  # n == 0: identity matrices
+        shape = shape_list(x)
+        return tf.broadcast_to(tf.eye(shape[-1], dtype=x.dtype), shape)
+    return result
+
+
+def _default_rtol(x):
+    shape = shape_list(x)
+    eps = np.finfo(x.dtype.real_dtype.as_numpy_dtype).eps
+    return tf.cast(tf.maximum(shape[-2], shape[-1]), x.dtype.real_dtype) * eps
+
+
+def _rtol(x, rtol):
+    if rtol is None:
+        return _default_rtol(x)
+    return tf.cast(rtol, x.dtype.real_dtype)
+
+
+def matrix_rank(x, /, *, rtol=None):
+    """The number of singular values above ``rtol * largest`` (``rtol`` defaults to ``max(M, N) * eps``)."""
+    s = svdvals(x)
+    largest = tf.reduce_max(s, axis=-1, keepdims=True) if s.shape[-1] != 0 else tf.zeros_like(s[..., :1])
+    tol = largest * tf.expand_dims(_rtol(x, rtol), -1)
+    return tf.reduce_sum(tf.cast(s > tol, tf.int64), axis=-1)
+
+
+def outer(x1, x2, /):
+    """The outer product of two 1-d arrays: ``out[i, j] = x1[i] * x2[j]``."""
+    if ndim(x1) != 1 or ndim(x2) != 1:
+        raise InvalidArgumentError("outer: x1 and x2 must be one-dimensional")
+    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    if x1.dtype == tf.bool:
+        return tf.logical_and(x1[:, None], x2[None, :])
+    return x1[:, None] * x2[None, :]
+
+
+def pinv(x, /, *, rtol=None):
+    """The Moore-Penrose pseudo-inverse; singular values at most ``rtol * largest`` count as zero.
+
+    Computed from the SVD (``tf.linalg.pinv`` refuses complex input).
+    """
+    s, u, v = tf.linalg.svd(x, full_matrices=False)
+    largest = tf.reduce_max(s, axis=-1, keepdims=True) if s.shape[-1] != 0 else tf.zeros_like(s[..., :1])
+    cutoff = largest * tf.expand_dims(_rtol(x, rtol), -1)
+    safe = tf.where(s > cutoff, s, tf.ones_like(s))
+    inverse = tf.where(s > cutoff, 1 / safe, tf.zeros_like(s))
+    return tf.linalg.matmul(v * tf.cast(inverse, x.dtype)[..., None, :], u, adjoint_b=True)
+
+
+def qr(x, /, *, mode="reduced"):
+    """The QR decomposition, ``mode`` ``"reduced"`` (``Q`` is ``M x K``) or ``"complete"`` (``M x M``)."""
+    if mode not in ("reduced", "complete"):
+        raise InvalidArgumentError(f"mode: expected 'reduced' or 'complete', got {mode!r}")
+    return QRResult(*tf.linalg.qr(x, full_matrices=mode == "complete"))
+
+
+def slogdet(x, /):
+    """The sign (a unit complex number for complex ``x``; 0 if singular) and the log of |det|."""
+    sign, logabsdet = tf.linalg.slogdet(x)
+    return SlogdetResult(sign, _real(logabsdet))
+
+
+def solve(x1, x2, /):
+    """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is one vector, else a stack of matrices (batches broadcast)."""
+    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    s1 = shape_list(x1)
+    if ndim(x2) == 1:
+        rhs = tf.broadcast_to(x2[:, None], [*s1[:-2], s1[-1], 1]) if len(s1) > 2 else x2[:, None]
+        return tf.linalg.solve(x1, rhs)[..., 0]
+    s2 = shape_list(x2)
+    batch = broadcast_shape(s1[:-2], s2[:-2])
+    if isinstance(batch, list):
+        x1 = tf.broadcast_to(x1, batch + s1[-2:])
+        x2 = tf.broadcast_to(x2, batch + s2[-2:])
+    else:
+        x1 = tf.broadcast_to(x1, tf.concat([batch, tf.shape(x1)[-2:]], 0))
+        x2 = tf.broadcast_to(x2, tf.concat([batch, tf.shape(x2)[-2:]], 0))
+    return tf.linalg.solve(x1, x2)
+
+
+def svd(x, /, *, full_matrices=True):
+    """``U, S, Vh`` with ``x = U @ diag(S) @ Vh``; S descending."""
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+    return SVDResult(u, s, tf.linalg.adjoint(v))
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sum of the ``offset``-th diagonal of (each matrix in) ``x``; integers accumulate as in ``sum``."""
+    return tf.reduce_sum(_accumulator(diagonal(x, offset=offset), dtype), axis=-1)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The vector ``ord``-norm over ``axis`` (all axes if None): real, of ``x``'s precision.
+
+    ``ord`` is any real number, ``inf`` or ``-inf``; 0 counts the non-zero elements.
+    """
+    axes = list(normalize_axes(axis, ndim(x)))
+    if x.dtype not in INEXACT:
+        x = tf.cast(x, tf.float32)
+    a = tf.abs(x)
+    if ord == math.inf:
+        return tf.reduce_max(a, axis=axes, keepdims=keepdims)
+    if ord == -math.inf:
+        return tf.reduce_min(a, axis=axes, keepdims=keepdims)
+    if ord == 0:
+        return tf.reduce_sum(tf.cast(a != 0, a.dtype), axis=axes, keepdims=keepdims)
+    if ord == 1:
+        return tf.reduce_sum(a, axis=axes, keepdims=keepdims)
+    if ord == 2:
+        return tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
+    p = tf.constant(ord, a.dtype)
+    return tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1 / p)

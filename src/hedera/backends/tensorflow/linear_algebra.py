@@ -1,0 +1,97 @@
+"""Linear algebra functions of the main namespace (tensorflow backend).
+
+TensorFlow's ``MatMul`` has no kernels for 8- and 16-bit or unsigned integers:
+those multiply in int64 (uint64 as a bit-cast int64) and cast back, which is exact
+modulo the dtype's range, like NumPy's wrap-around.
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+from ...errors import InvalidArgumentError, ShapeError
+from .._common import normalize_axis
+from ._core import broadcast_shape, ndim, promote, shape_list
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+_MATMUL_NATIVE = frozenset((tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128,
+                            tf.int32, tf.int64))  # fmt: skip
+
+
+def _matmul_dtype(x1, x2):
+    """Promoted operands in a dtype ``MatMul`` supports, and the function that casts the result back."""
+    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    dtype = x1.dtype
+    if dtype in _MATMUL_NATIVE:
+        return x1, x2, lambda out: out
+    if dtype == tf.uint64:
+        return tf.bitcast(x1, tf.int64), tf.bitcast(x2, tf.int64), lambda out: tf.bitcast(out, tf.uint64)
+    if dtype == tf.bool:
+        raise InvalidArgumentError("matmul: boolean arrays are not supported (the standard requires numbers)")
+    return tf.cast(x1, tf.int64), tf.cast(x2, tf.int64), lambda out: tf.cast(out, dtype)
+
+
+def matmul(x1, x2, /):
+    """The matrix product, broadcasting stacks; a 1-d operand is a vector (its axis is dropped after)."""
+    r1, r2 = ndim(x1), ndim(x2)
+    if r1 == 0 or r2 == 0:
+        raise ShapeError("matmul: x1 and x2 must have at least one dimension")
+    x1, x2, back = _matmul_dtype(x1, x2)
+    a = x1[None, :] if r1 == 1 else x1
+    b = x2[:, None] if r2 == 1 else x2
+    out = tf.linalg.matmul(a, b)
+    if r1 == 1:
+        out = tf.squeeze(out, -2)
+    if r2 == 1:
+        out = tf.squeeze(out, -1)
+    return back(out)
+
+
+def matrix_transpose(x, /):
+    """Each matrix of ``x`` transposed (the last two axes swapped)."""
+    if ndim(x) < 2:
+        raise InvalidArgumentError("matrix_transpose: x must have at least two dimensions")
+    return tf.linalg.matrix_transpose(x)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """Sum of products over ``axes``: an int ``n`` (the last ``n`` of ``x1``, the first ``n`` of ``x2``) or a pair of sequences."""
+    r1, r2 = ndim(x1), ndim(x2)
+    if isinstance(axes, int):
+        if axes < 0 or axes > min(r1, r2):
+            raise InvalidArgumentError(f"tensordot: axes={axes} must be in [0, {min(r1, r2)}]")
+        a1, a2 = list(range(r1 - axes, r1)), list(range(axes))
+    else:
+        a1, a2 = list(axes[0]), list(axes[1])
+        if len(a1) != len(a2):
+            raise InvalidArgumentError("tensordot: the two sequences of axes must have the same length")
+        a1 = [normalize_axis(a, r1, "axes") for a in a1]
+        a2 = [normalize_axis(a, r2, "axes") for a in a2]
+    s1, s2 = x1.shape.as_list(), x2.shape.as_list()
+    for i, j in zip(a1, a2, strict=False):
+        if s1[i] is not None and s2[j] is not None and s1[i] != s2[j]:
+            raise ShapeError(
+                f"tensordot: axis {i} of x1 (size {s1[i]}) does not match axis {j} of x2 (size {s2[j]})"
+            )
+    x1, x2, back = _matmul_dtype(x1, x2)
+    return back(tf.tensordot(x1, x2, axes=[a1, a2]))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """``sum(conj(x1) * x2, axis)`` after broadcasting ``x1`` and ``x2`` (``axis`` counts in the broadcast shape)."""
+    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    shape = broadcast_shape(shape_list(x1), shape_list(x2))
+    rank = len(shape) if isinstance(shape, list) else int(shape.shape[0])
+    axis = normalize_axis(axis, rank)
+    s1, s2 = x1.shape.as_list(), x2.shape.as_list()
+    k1, k2 = (
+        s1[axis - rank] if axis - rank >= -len(s1) else 1,
+        s2[axis - rank] if axis - rank >= -len(s2) else 1,
+    )
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise ShapeError(f"vecdot: x1 and x2 must have the same size along axis {axis}, got {k1} and {k2}")
+    if x1.dtype.is_complex:
+        x1 = tf.math.conj(x1)
+    product = x1 * x2 if x1.dtype != tf.bool else tf.logical_and(x1, x2)
+    return tf.reduce_sum(product, axis=axis)

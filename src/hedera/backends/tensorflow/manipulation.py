@@ -1,0 +1,159 @@
+"""Manipulation functions (tensorflow backend).
+
+TensorFlow has no ``uint16`` kernels for ``Tile`` (behind ``tile`` and ``repeat``):
+those move ``uint16`` data as ``int16`` through an exact bit-cast.
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+from ...errors import InvalidArgumentError
+from .._common import normalize_axes, normalize_axis
+from ._core import broadcast_shape, ndim, promote_many, shape_list
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+
+def _as_int16(x):
+    """``(x as int16, undo)`` for ``uint16`` data (kernels TF lacks for it), else ``(x, identity)``."""
+    if x.dtype == tf.uint16:
+        return tf.bitcast(x, tf.int16), lambda out: tf.bitcast(out, tf.uint16)
+    return x, lambda out: out
+
+
+def broadcast_arrays(*arrays):
+    """The arrays broadcast to their common shape (a tuple)."""
+    shape = broadcast_shape(*(shape_list(a) for a in arrays))
+    return tuple(tf.broadcast_to(a, shape) for a in arrays)
+
+
+def broadcast_to(x, /, shape):
+    return tf.broadcast_to(x, shape)
+
+
+def concat(arrays, /, *, axis=0):
+    """Join arrays along an existing ``axis`` (flattened first when ``axis`` is None), promoting dtypes."""
+    arrays = list(arrays)
+    if any(a.dtype != arrays[0].dtype for a in arrays[1:]):
+        arrays = promote_many(arrays)
+    if axis is None:
+        return tf.concat([tf.reshape(a, [-1]) for a in arrays], axis=0)
+    return tf.concat(arrays, axis=normalize_axis(axis, ndim(arrays[0])))
+
+
+def expand_dims(x, /, axis):
+    """``x`` with a new axis of size one at ``axis`` (in ``[-ndim - 1, ndim]``); several for a tuple."""
+    if isinstance(axis, int):
+        return tf.expand_dims(x, normalize_axis(axis, ndim(x) + 1))
+    out_rank = ndim(x) + len(axis)
+    axes = normalize_axes(axis, out_rank)
+    shape = iter(shape_list(x))
+    return tf.reshape(x, [1 if a in axes else next(shape) for a in range(out_rank)])
+
+
+def flip(x, /, *, axis=None):
+    """``x`` with the order of elements reversed along ``axis`` (all axes if None)."""
+    return tf.reverse(x, list(normalize_axes(axis, ndim(x))))
+
+
+def moveaxis(x, source, destination, /):
+    """``x`` with axes ``source`` moved to positions ``destination`` (ints or tuples), the others in order."""
+    rank = ndim(x)
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise InvalidArgumentError("moveaxis: source and destination must have the same number of axes")
+    src = [normalize_axis(a, rank, "source") for a in src]
+    dst = [normalize_axis(a, rank, "destination") for a in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise InvalidArgumentError("moveaxis: repeated axes")
+    order = [a for a in range(rank) if a not in src]
+    for d, s in sorted(zip(dst, src, strict=False)):
+        order.insert(d, s)
+    return tf.transpose(x, order)
+
+
+def permute_dims(x, /, axes):
+    """``x`` with its axes permuted: output axis ``i`` is input axis ``axes[i]``."""
+    rank = ndim(x)
+    axes = [normalize_axis(a, rank, "axes") for a in axes]
+    if sorted(axes) != list(range(rank)):
+        raise InvalidArgumentError(f"permute_dims: axes {axes} are not a permutation of {rank} axes")
+    return tf.transpose(x, axes)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """Each element of ``x`` repeated ``repeats`` times (an int, or one count per element) along ``axis``.
+
+    ``axis=None`` repeats the flattened array.
+    """
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    else:
+        axis = normalize_axis(axis, ndim(x))
+    if not isinstance(repeats, int):
+        repeats = tf.cast(repeats, tf.int64) if repeats.dtype != tf.int64 else repeats
+    y, undo = _as_int16(x)
+    return undo(tf.repeat(y, repeats, axis=axis))
+
+
+def reshape(x, /, shape, *, copy=None):
+    """``x`` with a new ``shape`` (one entry may be -1). TF reshapes never copy; tensors are immutable."""
+    out = tf.reshape(x, shape)
+    return tf.identity(out) if copy else out
+
+
+def roll(x, /, shift, *, axis=None):
+    """``x`` with elements shifted by ``shift`` along ``axis`` (the flattened array if None), wrapping around."""
+    if axis is None:
+        return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    shifts = [shift] * len(axes) if isinstance(shift, int) else list(shift)
+    if len(shifts) != len(axes):
+        raise InvalidArgumentError("roll: shift and axis must have the same length")
+    rank = ndim(x)
+    return tf.roll(x, shifts, [normalize_axis(a, rank) for a in axes])
+
+
+def squeeze(x, /, axis):
+    """``x`` without the size-one axes ``axis`` (an int or a tuple); other sizes raise."""
+    rank = ndim(x)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    axes = [normalize_axis(a, rank) for a in axes]
+    static = x.shape.as_list()
+    for a in axes:
+        if static[a] is not None and static[a] != 1:
+            raise InvalidArgumentError(f"squeeze: axis {a} has size {static[a]}, not 1")
+    if not axes:
+        return x
+    return tf.squeeze(x, axes)
+
+
+def stack(arrays, /, *, axis=0):
+    """Join arrays of one shape along a new ``axis``, promoting dtypes."""
+    arrays = list(arrays)
+    if any(a.dtype != arrays[0].dtype for a in arrays[1:]):
+        arrays = promote_many(arrays)
+    return tf.stack(arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))
+
+
+def tile(x, repetitions, /):
+    """``x`` repeated ``repetitions[i]`` times along axis ``i`` (NumPy's rule when the lengths differ)."""
+    reps = list(repetitions)
+    rank = ndim(x)
+    if len(reps) > rank:
+        x = tf.reshape(x, [1] * (len(reps) - rank) + shape_list(x))
+    elif len(reps) < rank:
+        reps = [1] * (rank - len(reps)) + reps
+    y, undo = _as_int16(x)
+    return undo(tf.tile(y, reps))
+
+
+def unstack(x, /, *, axis=0):
+    """The slices of ``x`` along ``axis``, as a tuple."""
+    axis = normalize_axis(axis, ndim(x))
+    return tuple(tf.unstack(x, axis=axis))

@@ -1,0 +1,112 @@
+"""Searching functions (tensorflow backend).
+
+Index results are int64 (the default index dtype). ``argmax``/``argmin`` return
+the first occurrence of the extreme value and treat NaN as the extreme, as NumPy
+does; TF's kernels do neither for NaN, so float inputs take a NaN-aware shim.
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+from ...errors import InvalidArgumentError
+from .._common import normalize_axes, normalize_axis
+from ._core import DEFAULT_INDEX, REAL_FLOAT, ndim, promote
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+
+def _arg_extreme(op, x, axis, keepdims):
+    rank = ndim(x)
+    if axis is None:
+        flat = tf.reshape(x, [-1])
+        out = _arg_extreme(op, flat, 0, False)
+        return tf.reshape(out, [1] * rank) if keepdims else out
+    axis = normalize_axis(axis, rank)
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int8)
+    if x.dtype in REAL_FLOAT:
+        # NaN is the extreme value (its first occurrence wins), as in NumPy
+        nan = tf.math.is_nan(x)
+        first_nan = tf.math.argmax(tf.cast(nan, tf.int8), axis=axis, output_type=DEFAULT_INDEX)
+        out = op(x, axis=axis, output_type=DEFAULT_INDEX)
+        out = tf.where(tf.reduce_any(nan, axis=axis), first_nan, out)
+    else:
+        out = op(x, axis=axis, output_type=DEFAULT_INDEX)
+    return tf.expand_dims(out, axis) if keepdims else out
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    """The index of the (first) largest element along ``axis`` (of the flattened array if None)."""
+    return _arg_extreme(tf.math.argmax, x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    """The index of the (first) smallest element along ``axis`` (of the flattened array if None)."""
+    return _arg_extreme(tf.math.argmin, x, axis, keepdims)
+
+
+def _nonzero_mask(x):
+    return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    """The number of non-zero elements along ``axis`` (all if None), as int64."""
+    axes = normalize_axes(axis, ndim(x))
+    return tf.reduce_sum(tf.cast(_nonzero_mask(x), DEFAULT_INDEX), axis=list(axes), keepdims=keepdims)
+
+
+def nonzero(x, /):
+    """The indices of the non-zero elements: one int64 array per axis of ``x``, in row-major order."""
+    if ndim(x) == 0:
+        raise InvalidArgumentError(
+            "nonzero: x must have at least one dimension (the standard disallows 0-d input)"
+        )
+    coords = tf.where(_nonzero_mask(x))
+    return tuple(tf.unstack(coords, num=ndim(x), axis=1))
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Indices where ``x2``'s elements would be inserted into the sorted 1-d ``x1`` to keep it sorted.
+
+    ``side="left"`` gives the first such index, ``"right"`` the last. ``sorter``
+    (indices that sort ``x1``) is applied first. The result has ``x2``'s shape, int64.
+    """
+    if side not in ("left", "right"):
+        raise InvalidArgumentError(f"side: expected 'left' or 'right', got {side!r}")
+    if ndim(x1) != 1:
+        raise InvalidArgumentError("searchsorted: x1 must be one-dimensional")
+    if sorter is not None:
+        x1 = tf.gather(x1, sorter)
+    x1, x2 = promote(x1, x2)
+    if x1.dtype == tf.bool:
+        x1, x2 = tf.cast(x1, tf.int8), tf.cast(x2, tf.int8)
+    if x1.dtype in REAL_FLOAT:
+        # NumPy orders NaN after +inf; searchsorted's comparisons would not: search ranks instead
+        return _searchsorted_nan(x1, x2, side)
+    out = tf.searchsorted(x1[None, :], tf.reshape(x2, [1, -1]), side=side, out_type=DEFAULT_INDEX)
+    return tf.reshape(out, tf.shape(x2))
+
+
+def _searchsorted_nan(x1, x2, side):
+    # with NaN as the largest value: count x1 < v (left) or x1 <= v (right) in that order
+    nan1 = tf.math.is_nan(x1)
+    flat = tf.reshape(x2, [-1])
+    nan2 = tf.math.is_nan(flat)
+    n_finite = tf.reduce_sum(tf.cast(tf.logical_not(nan1), DEFAULT_INDEX))
+    finite_x1 = tf.where(nan1, tf.constant(float("inf"), x1.dtype), x1)
+    found = tf.searchsorted(finite_x1[None, :], tf.where(nan2, tf.zeros_like(flat), flat)[None, :], side=side,
+                            out_type=DEFAULT_INDEX)[0]  # fmt: skip
+    # a NaN goes before the NaNs of x1 (left) or after them (right)
+    n = tf.cast(tf.shape(x1)[0], DEFAULT_INDEX)
+    at_nan = n_finite if side == "left" else n
+    found = tf.minimum(found, n_finite)  # NaNs in x1 (searched as +inf) are above any number
+    return tf.reshape(tf.where(nan2, at_nan, found), tf.shape(x2))
+
+
+def where(condition, x1, x2, /):
+    """``x1`` where ``condition`` is True, else ``x2`` (broadcasting; ``x1``/``x2`` promoted, scalars allowed)."""
+    x1, x2 = promote(x1, x2)
+    if condition.dtype != tf.bool:
+        condition = tf.cast(condition, tf.bool)
+    return tf.where(condition, x1, x2)

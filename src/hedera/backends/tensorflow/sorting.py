@@ -1,0 +1,84 @@
+"""Sorting functions (tensorflow backend).
+
+Sorts are stable in both directions and order NaNs after ``+inf`` (first when
+descending), as NumPy does. TensorFlow sorts with ``top_k`` (stable: among equal
+keys the lower index comes first) and treats NaNs inconsistently, so the sort runs
+on an integer key of the same width whose order is the float order: the bits of
+``x`` (``-0.0`` made ``+0.0``, every NaN made one positive NaN) with the magnitude
+bits of negative numbers flipped. Ascending order is ``top_k`` of the key's
+bitwise complement, which, unlike negation, cannot overflow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import tensorflow as tf
+
+from .._common import normalize_axis
+from ._core import COMPLEX, DEFAULT_INDEX, REAL_FLOAT, ndim
+
+__all__ = ["argsort", "sort"]
+
+_INT_OF_WIDTH = {2: tf.int16, 4: tf.int32, 8: tf.int64}
+
+
+def sort_key(x):
+    """A tensor whose (stable) descending order is the descending order of ``x`` with NaNs largest."""
+    if x.dtype == tf.bool:
+        return tf.cast(x, tf.int8)
+    if x.dtype in REAL_FLOAT:
+        bits = _INT_OF_WIDTH[x.dtype.size]
+        canonical = tf.where(tf.math.is_nan(x), tf.constant(math.nan, x.dtype), x + tf.zeros((), x.dtype))
+        key = tf.bitcast(canonical, bits)
+        magnitude = tf.constant(np.iinfo(bits.as_numpy_dtype).max, bits)
+        return tf.where(key < 0, tf.bitwise.bitwise_xor(key, magnitude), key)
+    return x
+
+
+def _last_axis_order(key, descending, k=None):
+    """Indices (int64) of the ``k`` first elements of each row of ``key`` in sorted order, stably."""
+    if not descending:
+        key = tf.bitwise.invert(key)
+    n = tf.shape(key)[-1] if k is None else k
+    return tf.cast(tf.math.top_k(key, k=n, sorted=True).indices, DEFAULT_INDEX)
+
+
+def _move_last(x, axis):
+    rank = ndim(x)
+    axis = normalize_axis(axis, rank)
+    if axis == rank - 1:
+        return x, None
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return tf.transpose(x, perm), perm
+
+
+def order_along(x, axis, descending, k=None):
+    """``(x with axis moved last, indices of its first k sorted elements, perm to move back or None)``.
+
+    Complex numbers order lexicographically (real part, then imaginary part), as in
+    NumPy: two stable sorts, by the imaginary part and then by the real part.
+    """
+    xt, perm = _move_last(x, axis)
+    if xt.dtype in COMPLEX:
+        batch = ndim(xt) - 1
+        by_imag = _last_axis_order(sort_key(tf.math.imag(xt)), descending)
+        real = tf.gather(tf.math.real(xt), by_imag, batch_dims=batch)
+        order = tf.gather(by_imag, _last_axis_order(sort_key(real), descending, k), batch_dims=batch)
+        return xt, order, perm
+    return xt, _last_axis_order(sort_key(xt), descending, k), perm
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    """Indices (int64) that sort ``x`` along ``axis``; stable, NaNs last (first when descending)."""
+    _, order, perm = order_along(x, axis, descending)
+    return order if perm is None else tf.transpose(order, perm)
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    """``x`` sorted along ``axis``; NaNs last (first when descending)."""
+    xt, order, perm = order_along(x, axis, descending)
+    out = tf.gather(xt, order, batch_dims=ndim(x) - 1)
+    return out if perm is None else tf.transpose(out, perm)
