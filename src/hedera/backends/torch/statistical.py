@@ -40,9 +40,11 @@ def _no_axis(x, dtype):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    dt = _accumulator(x, dtype) if dtype is not None or x.dtype is _uint8 else None
+    if dtype is None and axis is None and not keepdims and x.dtype is not _uint8:
+        return torch.sum(x)  # the common case, without torch's slower keyword parsing
+    dt = _accumulator(x, dtype)
     if axis is None:
-        return torch.sum(x, None, True, dtype=dt) if keepdims else torch.sum(x, dtype=dt)
+        return torch.sum(x, None, keepdims, dtype=dt)
     if axis == ():
         return _no_axis(x, dt)
     return torch.sum(x, axis, keepdims, dtype=dt)
