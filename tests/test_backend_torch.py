@@ -236,3 +236,18 @@ def test_compile_fullgraph_through_the_front():
 def test_limitations_is_a_dict_of_reasons():
     assert isinstance(_core.LIMITATIONS, dict)
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in _core.LIMITATIONS.items())
+
+
+@pytest.mark.parametrize(
+    ("s1", "s2"), [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((5, 1, 2, 3), (4, 3, 2))]
+)
+def test_integer_matmul_fallback_is_exact(s1, s2):
+    # the path for devices without integer GEMM (CUDA), checked here on the CPU
+    from hedera.backends.torch.linear_algebra import integer_matmul
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(-(2**40), 2**40, size=s1)
+    b = rng.integers(-1000, 1000, size=s2)
+    out = integer_matmul(torch.as_tensor(a), torch.as_tensor(b))
+    assert out.dtype is torch.int64
+    np.testing.assert_array_equal(out.numpy(), a @ b)

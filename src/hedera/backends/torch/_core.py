@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from ... import dtypes as _hd
-from ...errors import DtypeError, InvalidArgumentError, UnsupportedError
+from ...errors import DtypeError, InvalidArgumentError, NotAnArrayError, UnsupportedError
 from .._common import parse_device
 
 BACKEND = "torch"
@@ -23,8 +23,11 @@ BACKEND = "torch"
 #: hedera dtype names torch lacks (in the sense of: most operations fail on them)
 UNSUPPORTED_DTYPES = ("uint16", "uint32", "uint64")
 
-#: function name -> why the torch backend cannot compute it exactly (it raises UnsupportedError)
-LIMITATIONS: dict[str, str] = {}
+#: function name -> why the torch backend cannot compute it (it raises UnsupportedError with the reason)
+LIMITATIONS: dict[str, str] = {
+    "einsum": "integer operands on a CUDA device: torch has no integer matrix-multiply kernels there "
+    "(cast to a floating dtype, or use matmul/tensordot, which fall back to an exact product)",
+}
 
 # hedera dtype name -> torch dtype, for the dtypes torch supports
 TORCH_DTYPES: dict[str, torch.dtype] = {
@@ -169,7 +172,7 @@ def to_tensor_like(value: Any, other: torch.Tensor) -> Any:
         return value
     if not isinstance(value, (bool, int, float, complex)):
         if isinstance(value, np.ndarray | np.generic):
-            raise DtypeError(f"expected a torch tensor or a Python scalar, got NumPy {type(value).__name__}")
+            raise NotAnArrayError(f"expected a tensor or Python scalar, got NumPy {type(value).__name__}")
         return value
     return torch.as_tensor(value, dtype=scalar_dtype(value, other.dtype), device=other.device)
 

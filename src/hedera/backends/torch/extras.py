@@ -8,9 +8,9 @@ from __future__ import annotations
 import torch
 
 from ... import dtypes as _hd
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, UnsupportedError
 from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
-from ._core import default_float, native_dtype, promote_all, result_dtype
+from ._core import LIMITATIONS, default_float, native_dtype, promote_all, result_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
 __all__ = [
@@ -43,6 +43,8 @@ def einsum(subscripts, /, *operands):
     dt = operands[0].dtype
     for o in operands[1:]:
         dt = result_dtype(dt, o.dtype)
+    if not (dt.is_floating_point or dt.is_complex) and operands[0].device.type == "cuda":
+        raise UnsupportedError(f"einsum: {LIMITATIONS['einsum']}")
     out = torch.einsum(subscripts, *(o.to(dt) for o in operands))
     return out if out.dtype is dt else out.to(dt)  # torch sums small integers in int64
 

@@ -17,7 +17,27 @@ def matmul(x1, x2, /):
     # torch.matmul does not promote mixed dtypes
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
+    if x1.device.type != "cpu" and not (x1.dtype.is_floating_point or x1.dtype.is_complex):
+        return integer_matmul(x1, x2)
     return torch.matmul(x1, x2)
+
+
+def integer_matmul(x1, x2):
+    """Exact ``x1 @ x2`` for integer tensors, by broadcast multiply and sum.
+
+    For devices without integer matrix-multiply kernels (CUDA has none for int8..int64);
+    uses memory for the full ``(..., n, k, m)`` product.
+    """
+    a = x1[None, :] if x1.ndim == 1 else x1
+    b = x2[:, None] if x2.ndim == 1 else x2
+    if a.shape[-1] != b.shape[-2]:
+        raise ShapeError(f"matmul: shapes {tuple(x1.shape)} and {tuple(x2.shape)} do not align")
+    out = torch.sum(a[..., :, :, None] * b[..., None, :, :], dim=-2, dtype=x1.dtype)
+    if x2.ndim == 1:
+        out = out[..., 0]
+    if x1.ndim == 1:
+        out = out[..., 0] if x2.ndim == 1 else out[..., 0, :]
+    return out
 
 
 def matrix_transpose(x, /):
@@ -52,7 +72,7 @@ def tensordot(x1, x2, /, *, axes=2):
     k = math.prod(x1.shape[i] for i in a1)
     left = torch.permute(x1, free1 + a1).reshape(math.prod(shape1), k)
     right = torch.permute(x2, a2 + free2).reshape(k, math.prod(shape2))
-    return torch.matmul(left, right).reshape(shape1 + shape2)
+    return matmul(left, right).reshape(shape1 + shape2)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
