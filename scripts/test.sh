@@ -8,16 +8,18 @@
 #   HEDERA_TEST_WORKERS=1 scripts/test.sh    pytest-xdist workers (default 2; 0 = no xdist)
 #
 # A missing framework skips its tests with a reason; HEDERA_REQUIRE_BACKENDS=numpy,torch,...
-# (set by .ci/run) turns that skip into a failure. Exits non-zero on any failure, including
+# (set by .ci/run) turns that skip into a failure. Exits 1 if any step failed, including
 # pytest's "no tests ran" (exit status 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
+# Every step runs, so one run reports everything; the exit status is non-zero if any failed.
+failed=()
 echo "test: ruff check"
-.venv/bin/ruff check .
+.venv/bin/ruff check . || failed+=("ruff check")
 echo "test: ruff format --check"
-.venv/bin/ruff format --check .
+.venv/bin/ruff format --check . || failed+=("ruff format")
 
 workers=${HEDERA_TEST_WORKERS:-2}
 xdist=()
@@ -26,8 +28,13 @@ echo "test: pytest (HEDERA_REQUIRE_BACKENDS=${HEDERA_REQUIRE_BACKENDS:-<none>})"
 status=0
 .venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=900 "$@" || status=$?
 if [ "$status" = 5 ]; then
-    echo "test: FAILED: pytest collected no tests" >&2
+    failed+=("pytest (no tests ran)")
 elif [ "$status" != 0 ]; then
-    echo "test: FAILED (pytest exit status $status)" >&2
+    failed+=("pytest (exit status $status)")
 fi
-exit "$status"
+
+if [ ${#failed[@]} -gt 0 ]; then
+    printf 'test: FAILED: %s\n' "${failed[@]}" >&2
+    exit 1
+fi
+echo "test: all checks passed"
