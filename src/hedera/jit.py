@@ -32,7 +32,7 @@ import optree
 
 from ._dispatch import current_backend
 from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
-from .errors import InvalidArgumentError
+from .errors import BackendMismatchError, InvalidArgumentError
 
 __all__ = ["jit"]
 
@@ -60,17 +60,29 @@ class Jitted:
         self._compiled: dict[str, Callable] = {}
 
     def _backend(self, args: tuple, kwargs: dict) -> str:
-        dynamic = (
-            tuple(
-                a
-                for i, a in enumerate(args)
-                if i not in self.static_argnums and i - len(args) not in self.static_argnums
+        """The backend of the array arguments (static ones excluded), else the current backend."""
+        found = []
+        for root, tree in (
+            (
+                "args",
+                [
+                    a
+                    for i, a in enumerate(args)
+                    if i not in self.static_argnums and i - len(args) not in self.static_argnums
+                ],
             ),
-            {k: v for k, v in kwargs.items() if k not in self.static_argnames},
-        )
-        paths, leaves, _ = optree.tree_flatten_with_path(dynamic, namespace=_TREE_NAMESPACE)
-        name = _backend_of_leaves("jit", leaves, paths, "args", skip_non_arrays=True)
-        return name if name is not None else current_backend()
+            ("kwargs", {k: v for k, v in kwargs.items() if k not in self.static_argnames}),
+        ):
+            paths, leaves, _ = optree.tree_flatten_with_path(tree, namespace=_TREE_NAMESPACE)
+            name = _backend_of_leaves("jit", leaves, paths, root, skip_non_arrays=True)
+            if name is not None:
+                found.append((name, root))
+        if len(found) == 2 and found[0][0] != found[1][0]:
+            raise BackendMismatchError(
+                f"jit: arrays of different backends in one call (args are {found[0][0]}, "
+                f"kwargs are {found[1][0]}); convert them with hd.asarray(x, backend=...)"
+            )
+        return found[0][0] if found else current_backend()
 
     def compiled_for(self, backend: str) -> Callable:
         """The compiled function for ``backend`` (compiled now if this is its first use)."""
@@ -103,11 +115,12 @@ class Jitted:
 
 
 def _as_tuple(fname: str, value: Any, kind: type, argname: str) -> tuple:
-    items = (value,) if isinstance(value, kind) else tuple(value)
-    if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
-        raise InvalidArgumentError(
-            f"{fname}: {argname} must be a {kind.__name__} or a tuple of them, got {value!r}"
-        )
+    items = (
+        (value,) if isinstance(value, kind) else tuple(value) if isinstance(value, (tuple, list)) else None
+    )
+    if items is None or not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
+        spelled = {"int": "an int or a tuple of ints", "str": "a str or a tuple of strs"}[kind.__name__]
+        raise InvalidArgumentError(f"{fname}: {argname} must be {spelled}, got {value!r}")
     return items
 
 

@@ -14,6 +14,8 @@ from typing import Any
 import torch
 import torch.func as _func
 
+from ...errors import HederaError
+
 AUTODIFF = True
 
 
@@ -69,9 +71,29 @@ def jit(
 
     Static arguments need no declaration: dynamo guards on Python values, so a
     new value of a static argument triggers a recompilation, as in jax.
+
+    Errors: dynamo reports an error of the traced code its own way, past the
+    front's diagnosis (the front's ``except`` clause is not traced), so on an
+    error that is not hedera's the call reruns ``f`` eagerly, and raises the
+    hedera error (``InvalidAxisError``...) that the same bad input raises eagerly.
     """
-    options.pop("jit_compile", None)  # a TensorFlow option
-    return torch.compile(f, **options)
+    compiled = torch.compile(f, **options)
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return compiled(*args, **kwargs)
+        except HederaError:
+            raise
+        except Exception as error:
+            try:
+                f(*args, **kwargs)
+            except HederaError as diagnosed:
+                raise diagnosed from error
+            except Exception:
+                pass
+            raise
+
+    return run
 
 
 def is_compiling() -> bool:
