@@ -112,6 +112,14 @@ def test_container_gradients(autodiff_backend):
     close(g.inner.b, 2.0)
 
 
+def test_complex_gradient_convention(autodiff_backend):
+    # f(x + iy) = x**2 + y**2 + 3y: the gradient is df/dx + i df/dy on every backend (torch's and TF's
+    # convention; jax's own is the conjugate), so that z - lr * grad descends
+    z = hd.asarray(np.array([1.0 + 2.0j]), backend=autodiff_backend)
+    g = hd.grad(lambda z: hd.sum(hd.real(z * hd.conj(z)) + 3 * hd.imag(z)))(z)
+    np.testing.assert_allclose(npy(g), [2.0 + 7.0j])
+
+
 def test_integer_arguments_outside_argnums(autodiff_backend):
     b = autodiff_backend
     idx = arr(b, [2, 0], np.int64)

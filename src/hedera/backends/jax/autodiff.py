@@ -28,7 +28,9 @@ def is_real_floating(x: Any) -> bool:
 
 
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
-    return jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    # complex inputs: jax returns df/dx - i df/dy; hedera (as torch and TF) df/dx + i df/dy
+    return value, tuple(jnp.conj(g) if jnp.iscomplexobj(g) else g for g in grads)
 
 
 def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
