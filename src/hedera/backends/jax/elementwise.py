@@ -1,14 +1,29 @@
 """Element-wise functions (jax backend).
 
 ``jax.numpy`` implements the standard's element-wise functions (JAX >= 0.4.32),
-so nearly all are aliases. Binary functions that ``jax.numpy`` exposes as
+so most are aliases. Binary functions that ``jax.numpy`` exposes as
 ``jnp.ufunc`` objects are aliased to the jitted kernel behind the object: the
 object's ``__call__`` only rejects the ``out=``/``where=`` arguments the
 standard does not have, and costs about 1.5 µs per call.
+
+Complex special values. XLA's complex kernels miss many of the standard's
+special cases (C99 Annex G): infinities and NaNs (``sinh(0+infj)`` gives
+``nan+nanj``, not ``0+nanj``), and the sign of zero on branch cuts
+(``sqrt(-1-0j)`` gives ``+1j``, not ``-1j``). The functions concerned are
+:func:`_complex_aware` wrappers: real input runs ``jax.numpy``'s function
+unchanged; complex input is folded into the first quadrant by the function's
+symmetries (conjugation, and oddness or evenness), where JAX is right for
+finite values, the standard's special values are patched in with ``where``,
+and the result is unfolded. The choice between the two paths is made while
+tracing (the wrapper is ``jax.jit(..., inline=True)``, as ``jax.numpy``'s own
+functions are), so it costs nothing per call and inlines under an outer jit.
 """
 
 from __future__ import annotations
 
+import math
+
+import jax
 import jax.numpy as jnp
 
 __all__ = [
@@ -33,15 +48,8 @@ def _kernel(fn):
     return fn if call is None else call
 
 
-abs = jnp.abs
-acos = jnp.acos
-acosh = jnp.acosh
 add = _kernel(jnp.add)
-asin = jnp.asin
-asinh = jnp.asinh
-atan = jnp.atan
 atan2 = jnp.atan2
-atanh = jnp.atanh
 bitwise_and = _kernel(jnp.bitwise_and)
 bitwise_left_shift = jnp.bitwise_left_shift
 bitwise_invert = jnp.bitwise_invert
@@ -51,11 +59,7 @@ bitwise_xor = _kernel(jnp.bitwise_xor)
 ceil = jnp.ceil
 conj = jnp.conj
 copysign = jnp.copysign
-cos = jnp.cos
-cosh = jnp.cosh
-divide = jnp.divide
 equal = jnp.equal
-exp = jnp.exp
 expm1 = jnp.expm1
 floor = jnp.floor
 floor_divide = jnp.floor_divide
@@ -68,10 +72,6 @@ isinf = jnp.isinf
 isnan = jnp.isnan
 less = jnp.less
 less_equal = jnp.less_equal
-log = jnp.log
-log1p = jnp.log1p
-log2 = jnp.log2
-log10 = jnp.log10
 logaddexp = _kernel(jnp.logaddexp)
 logical_and = _kernel(jnp.logical_and)
 logical_not = jnp.logical_not
@@ -86,18 +86,11 @@ not_equal = jnp.not_equal
 positive = jnp.positive
 pow = jnp.pow
 real = jnp.real
-reciprocal = jnp.reciprocal
 remainder = jnp.remainder
 round = jnp.round
-sign = jnp.sign
 signbit = jnp.signbit
-sin = jnp.sin
-sinh = jnp.sinh
 square = jnp.square
-sqrt = jnp.sqrt
 subtract = _kernel(jnp.subtract)
-tan = jnp.tan
-tanh = jnp.tanh
 trunc = jnp.trunc
 
 
@@ -105,3 +98,226 @@ def clip(x, /, min=None, max=None):
     # the result keeps x's dtype even when a bound is an array of a wider dtype (JAX promotes)
     out = jnp.clip(x, min, max)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+
+# ---- complex special values -------------------------------------------------------------------
+
+
+def _complex_aware(real_fn, complex_fn, name):
+    """``real_fn`` for real input, ``complex_fn`` for complex input, chosen while tracing."""
+
+    def fn(x, /):
+        return complex_fn(x) if jnp.iscomplexobj(x) else real_fn(x)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``jax.numpy.{real_fn.__name__}``, with the standard's complex special values."
+    return jax.jit(fn, inline=True)
+
+
+_NAN = math.nan
+_INF = math.inf
+
+
+def _parts(z):
+    return jnp.real(z), jnp.imag(z)
+
+
+def _complex(re, im):
+    return jax.lax.complex(re, im)
+
+
+def _flip(cond, v):
+    return jnp.where(cond, -v, v)
+
+
+def _patch(re, im, cases):
+    """Replace ``(re, im)`` by ``(r, i)`` where ``cond``, for each ``(cond, r, i)`` in ``cases``."""
+    for cond, r, i in cases:
+        re = jnp.where(cond, jnp.asarray(r, re.dtype), re)
+        im = jnp.where(cond, jnp.asarray(i, im.dtype), im)
+    return re, im
+
+
+def _folded(fn, parity, patches=None):
+    """The complex ``fn`` evaluated through its symmetries (see the module docstring).
+
+    ``parity`` is ``"odd"`` (f(-z) = -f(z)), ``"even"`` or ``None``; every function here also
+    has f(conj z) = conj f(z). ``patches(a, b)`` gives the special cases for a first-quadrant
+    argument ``a + bj`` (``a`` is the real part unchanged when ``parity`` is None).
+    """
+
+    def complex_fn(z):
+        re, im = _parts(z)
+        a = re if parity is None else jnp.abs(re)
+        b = jnp.abs(im)
+        wr, wi = _parts(fn(_complex(a, b)))
+        if patches is not None:
+            wr, wi = _patch(wr, wi, patches(a, b))
+        neg_re, neg_im = jnp.signbit(re), jnp.signbit(im)
+        if parity == "odd":
+            return _complex(_flip(neg_re, wr), _flip(neg_im, wi))
+        if parity == "even":
+            return _complex(wr, _flip(neg_re != neg_im, wi))
+        return _complex(wr, _flip(neg_im, wi))
+
+    return complex_fn
+
+
+def _times_i(z):  # i z, exactly
+    re, im = _parts(z)
+    return _complex(-im, re)
+
+
+def _times_minus_i(z):  # -i z, exactly
+    re, im = _parts(z)
+    return _complex(im, -re)
+
+
+def _sinh_patches(a, b):
+    nan_or_inf_b = jnp.isnan(b) | jnp.isinf(b)
+    return [(a == 0) & nan_or_inf_b, 0.0, _NAN], [jnp.isinf(a) & nan_or_inf_b, _INF, _NAN]
+
+
+def _cosh_patches(a, b):
+    nan_or_inf_b = jnp.isnan(b) | jnp.isinf(b)
+    return [(a == 0) & nan_or_inf_b, _NAN, 0.0], [jnp.isinf(a) & nan_or_inf_b, _INF, _NAN]
+
+
+def _tanh_patches(a, b):
+    return [((a == 0) & (jnp.isnan(b) | jnp.isinf(b)), 0.0, _NAN)]
+
+
+def _asinh_patches(a, b):
+    nan_a = jnp.isnan(a)
+    return [(nan_a & (b == 0), _NAN, 0.0), (nan_a & jnp.isfinite(b) & (b != 0), _NAN, _NAN)]
+
+
+def _atanh_patches(a, b):
+    nan_b = jnp.isnan(b)
+    return [
+        (nan_b & ((a == 0) | jnp.isinf(a)), 0.0, _NAN),
+        (nan_b & (a != 0) & ~jnp.isinf(a), _NAN, _NAN),
+        (jnp.isnan(a) & ~jnp.isinf(b), _NAN, _NAN),
+    ]
+
+
+def _acos_patches(a, b):
+    nan_b = jnp.isnan(b)
+    return [((a == 0) & nan_b, math.pi / 2, _NAN), (nan_b & jnp.isfinite(a) & (a != 0), _NAN, _NAN)]
+
+
+def _acosh_patches(a, b):
+    nan_b = jnp.isnan(b)
+    return [((a == 0) & nan_b, _NAN, math.pi / 2), (nan_b & jnp.isfinite(a) & (a != 0), _NAN, _NAN)]
+
+
+def _exp_patches(a, b):
+    nan_or_inf_b = jnp.isnan(b) | jnp.isinf(b)
+    return [((a == _INF) & nan_or_inf_b, _INF, _NAN), ((a == -_INF) & nan_or_inf_b, 0.0, 0.0)]
+
+
+def _sqrt_patches(a, b):
+    nan_b = jnp.isnan(b)
+    return [((a == _INF) & nan_b, _INF, _NAN), ((a == -_INF) & nan_b, _NAN, _INF), (jnp.isinf(b), _INF, _INF)]
+
+
+def _log_patches(a, b):
+    return [((jnp.isinf(a) & jnp.isnan(b)) | (jnp.isnan(a) & jnp.isinf(b)), _INF, _NAN)]
+
+
+def _unsigned_inf(fn, part):
+    """``fn`` with the infinity the standard leaves unsigned made +inf in ``part`` (0 real, 1 imag), as NumPy.
+
+    That is where the argument's real and imaginary parts are both non-finite with an infinite
+    real (``sinh``) or imaginary (``sin``) part.
+    """
+
+    def complex_fn(z):
+        re, im = _parts(z)
+        out = list(_parts(fn(z)))
+        inf_part, other = (re, im) if part == 0 else (im, re)
+        where = jnp.isinf(inf_part) & ~jnp.isfinite(other)
+        out[part] = jnp.where(where, jnp.asarray(_INF, out[part].dtype), out[part])
+        return _complex(*out)
+
+    return complex_fn
+
+
+_sinh_c = _unsigned_inf(_folded(jnp.sinh, "odd", _sinh_patches), 0)
+_cosh_c = _folded(jnp.cosh, "even", _cosh_patches)
+_tanh_c = _folded(jnp.tanh, "odd", _tanh_patches)
+_asinh_c = _folded(jnp.asinh, "odd", _asinh_patches)
+_atanh_c = _folded(jnp.atanh, "odd", _atanh_patches)
+
+sinh = _complex_aware(jnp.sinh, _sinh_c, "sinh")
+cosh = _complex_aware(jnp.cosh, _cosh_c, "cosh")
+tanh = _complex_aware(jnp.tanh, _tanh_c, "tanh")
+asinh = _complex_aware(jnp.asinh, _asinh_c, "asinh")
+atanh = _complex_aware(jnp.atanh, _atanh_c, "atanh")
+# the standard defines these through the hyperbolic functions: sin(z) = -i sinh(iz), cos(z) = cosh(iz)
+sin = _complex_aware(jnp.sin, _unsigned_inf(lambda z: _times_minus_i(_sinh_c(_times_i(z))), 1), "sin")
+cos = _complex_aware(jnp.cos, lambda z: _cosh_c(_times_i(z)), "cos")
+tan = _complex_aware(jnp.tan, lambda z: _times_minus_i(_tanh_c(_times_i(z))), "tan")
+asin = _complex_aware(jnp.asin, lambda z: _times_minus_i(_asinh_c(_times_i(z))), "asin")
+atan = _complex_aware(jnp.atan, lambda z: _times_minus_i(_atanh_c(_times_i(z))), "atan")
+acos = _complex_aware(jnp.acos, _folded(jnp.acos, None, _acos_patches), "acos")
+acosh = _complex_aware(jnp.acosh, _folded(jnp.acosh, None, _acosh_patches), "acosh")
+exp = _complex_aware(jnp.exp, _folded(jnp.exp, None, _exp_patches), "exp")
+sqrt = _complex_aware(jnp.sqrt, _folded(jnp.sqrt, None, _sqrt_patches), "sqrt")
+log = _complex_aware(jnp.log, _folded(jnp.log, None, _log_patches), "log")
+log1p = _complex_aware(jnp.log1p, _folded(jnp.log1p, None, _log_patches), "log1p")
+log2 = _complex_aware(jnp.log2, _folded(jnp.log2, None, _log_patches), "log2")
+log10 = _complex_aware(jnp.log10, _folded(jnp.log10, None, _log_patches), "log10")
+
+
+def _abs_c(z):
+    re, im = _parts(z)
+    return jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.asarray(_INF, re.dtype), jnp.abs(z))
+
+
+abs = _complex_aware(jnp.abs, _abs_c, "abs")  # |inf + nan j| is inf
+
+
+def _reciprocal_c(z):
+    # 1 / z by Smith's algorithm, as NumPy (XLA's differs at zero and infinities)
+    re, im = _parts(z)
+    small_im = jnp.abs(im) <= jnp.abs(re)
+    r = jnp.where(small_im, im / re, re / im)
+    d = jnp.where(small_im, re + im * r, re * r + im)
+    return _complex(jnp.where(small_im, 1 / d, r / d), jnp.where(small_im, -r / d, -1 / d))
+
+
+reciprocal = _complex_aware(jnp.reciprocal, _reciprocal_c, "reciprocal")
+
+
+def _sign_c(z):
+    # the standard: x / |x| with complex division's special cases, so any infinite part gives NaN
+    re, im = _parts(z)
+    special = jnp.isinf(re) | jnp.isinf(im)
+    return jnp.where(special, jnp.asarray(complex(_NAN, _NAN), z.dtype), jnp.sign(z))
+
+
+sign = _complex_aware(jnp.sign, _sign_c, "sign")
+
+
+def _divide(x1, x2, /):
+    dtype = jnp.result_type(x1, x2)
+    if dtype.kind != "c":
+        return jnp.divide(x1, x2)
+    # complex division by Smith's algorithm, as NumPy: XLA's gives other special values
+    a_re, a_im = _parts(jnp.asarray(x1).astype(dtype))
+    b_re, b_im = _parts(jnp.asarray(x2).astype(dtype))
+    abs_re, abs_im = jnp.abs(b_re), jnp.abs(b_im)
+    real_major = abs_re >= abs_im
+    zero = (abs_re == 0) & (abs_im == 0)
+    rat = jnp.where(real_major, b_im / b_re, b_re / b_im)
+    scl = 1 / jnp.where(real_major, b_re + b_im * rat, b_im + b_re * rat)
+    out_re = jnp.where(real_major, (a_re + a_im * rat) * scl, (a_re * rat + a_im) * scl)
+    out_im = jnp.where(real_major, (a_im - a_re * rat) * scl, (a_im * rat - a_re) * scl)
+    # dividing by zero gives a complex infinity or NaN, part by part
+    out_re = jnp.where(zero, a_re / abs_re, out_re)
+    out_im = jnp.where(zero, a_im / abs_re, out_im)
+    return _complex(out_re, out_im)
+
+
+divide = jax.jit(_divide, inline=True)

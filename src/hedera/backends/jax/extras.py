@@ -76,6 +76,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
     check_pad_mode(mode)
     widths = normalize_pad_width(pad_width, jnp.ndim(x))
+    if not widths:  # a 0-d array has nothing to pad (jnp.pad rejects the empty pad_width)
+        return jnp.asarray(x)
     if mode == "constant":
         return jnp.pad(x, widths, mode="constant", constant_values=constant_values)
     return jnp.pad(x, widths, mode=mode)
