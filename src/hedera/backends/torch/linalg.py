@@ -83,8 +83,8 @@ def solve(x1, x2, /):
     # torch also reads x2 of shape x1.shape[:-1] as a stack of vectors
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
-    if x2.ndim == 1:
-        return torch.linalg.solve(x1, x2[:, None])[..., 0]
+    if x2.ndim == 1:  # a vector, for every matrix of the stack: give it x1's rank so torch cannot misread it
+        return torch.linalg.solve(x1, torch.broadcast_to(x2, x1.shape[:-1])[..., None])[..., 0]
     if x1.ndim - 1 == x2.ndim and x1.shape[:-1] == x2.shape:
         return torch.linalg.solve(x1, x2[None])
     return torch.linalg.solve(x1, x2)

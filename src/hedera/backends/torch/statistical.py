@@ -8,6 +8,8 @@ standard's accumulator is ``uint64``, which torch lacks: that raises
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ... import dtypes as _hd
@@ -62,7 +64,8 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
         return _no_axis(x, dt)
     # torch.prod takes one axis: move the reduced axes last and flatten them
     kept = [i for i in range(x.ndim) if i not in axes]
-    flat = torch.reshape(torch.permute(x, kept + list(axes)), [x.shape[i] for i in kept] + [-1])
+    size = math.prod(x.shape[i] for i in axes)
+    flat = torch.reshape(torch.permute(x, kept + list(axes)), [x.shape[i] for i in kept] + [size])
     out = torch.prod(flat, -1, dtype=dt)
     if keepdims:
         out = torch.reshape(out, [1 if i in axes else n for i, n in enumerate(x.shape)])
