@@ -282,7 +282,7 @@ def compose_quaternion_poses(quaternion_pose1: Array, quaternion_pose2: Array) -
     check_last_dim(quaternion_pose2, 7, "quaternion_pose2", "a quaternion pose")
     q1, q2 = quaternion_pose1[..., 3:], quaternion_pose2[..., 3:]
     r1 = rot.quaternion_to_rot_mat(q1)
-    t = hd.matmul(r1, quaternion_pose2[..., :3, None])[..., 0] + quaternion_pose1[..., :3]
+    t = hd.sum(r1 * quaternion_pose2[..., None, :3], axis=-1) + quaternion_pose1[..., :3]
     return hd.concat([t, rot.hamilton_product(q1, q2)], axis=-1)
 
 
@@ -291,7 +291,7 @@ def invert_quaternion_pose(quaternion_pose: Array) -> Array:
     check_last_dim(quaternion_pose, 7, "quaternion_pose", "a quaternion pose")
     q_inv = rot.inverse_quaternion(quaternion_pose[..., 3:])
     r_inv = rot.quaternion_to_rot_mat(q_inv)
-    t = -hd.matmul(r_inv, quaternion_pose[..., :3, None])[..., 0]
+    t = -hd.sum(r_inv * quaternion_pose[..., None, :3], axis=-1)
     return hd.concat([t, q_inv], axis=-1)
 
 

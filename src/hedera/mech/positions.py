@@ -79,7 +79,8 @@ def transform_coords(transform: Array, coords: Array) -> Array:
     check_matrix(transform, ((3, 4), (4, 4)), "transform", "an affine transform")
     check_last_dim(coords, 3, "coords", "points")
     rot, trans = transform[..., :3, :3], transform[..., :3, 3]
-    return hd.matmul(rot, coords[..., None])[..., 0] + trans
+    # R p as a broadcast multiply-and-sum: many tiny batched matmuls are slower on every backend
+    return hd.sum(rot * coords[..., None, :], axis=-1) + trans
 
 
 def polar_to_cartesian_coords(polar_coords: Array) -> Array:
