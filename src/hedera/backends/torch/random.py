@@ -139,19 +139,28 @@ def _u01(shape: tuple, dt: torch.dtype, device: Any, key: Any) -> torch.Tensor:
         dev = _device(device)
         return torch.rand(shape, generator=_generator(dev), dtype=dt, device=dev)
     key = _keyed(key, device)
-    y0, y1 = _bits(key, math.prod(shape))
-    if dt == torch.float64:
+    n = math.prod(shape)
+    if dt == torch.float64:  # 53 bits: both words of one counter
+        y0, y1 = _bits(key, n)
         u = ((y0 << 21) | (y1 >> 11)).to(torch.float64) * 2.0**-53
-    else:
-        u = (y0 >> 8).to(torch.float32) * 2.0**-24
+    else:  # 24 bits: one word each, so half as many counters
+        y0, y1 = _bits(key, (n + 1) // 2)
+        u = (torch.cat([y0, y1])[:n] >> 8).to(torch.float32) * 2.0**-24
         if dt != torch.float32:  # float16/bfloat16: keep below 1 after rounding
             u = torch.clamp(u.to(dt), max=1.0 - torch.finfo(dt).eps / 2)
     return u.reshape(shape)
 
 
+def _affine(z: torch.Tensor, shift: Any, scale: Any, dt: torch.dtype) -> torch.Tensor:
+    """``shift + scale * z`` in dtype ``dt`` (no work for the standard 0 and 1)."""
+    if isinstance(shift, (int, float)) and isinstance(scale, (int, float)) and shift == 0 and scale == 1:
+        return z
+    return (shift + scale * z).to(dt)
+
+
 def uniform(shape, minval=0.0, maxval=1.0, *, dtype=None, device=None, key=None):
     dt = _float_dtype(dtype)
-    return (minval + (maxval - minval) * _u01(shape, dt, device, key)).to(dt)
+    return _affine(_u01(shape, dt, device, key), minval, maxval - minval, dt)
 
 
 def _erfinv_normal(u: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
@@ -168,8 +177,8 @@ def normal(shape, mean=0.0, std=1.0, *, dtype=None, device=None, key=None):
         dev = _device(device)
         z = torch.randn(shape, generator=_generator(dev), dtype=dt, device=dev)
     else:
-        z = _erfinv_normal(_u01(shape, dt, device, key), -1.0, 1.0)
-    return (mean + std * z).to(dt)
+        z = _erfinv_normal(_u01(shape, dt, device, key), -1.0, 1.0).to(dt)
+    return _affine(z, mean, std, dt)
 
 
 _TRUNC = math.erf(2.0 / math.sqrt(2.0))  # erf at the +2 std bound
@@ -178,8 +187,8 @@ _TRUNC = math.erf(2.0 / math.sqrt(2.0))  # erf at the +2 std bound
 def truncated_normal(shape, mean=0.0, std=1.0, *, dtype=None, device=None, key=None):
     dt = _float_dtype(dtype)
     z = _erfinv_normal(_u01(shape, dt, device, key), -_TRUNC, _TRUNC)
-    z = torch.clamp(z, -2.0, 2.0)
-    return (mean + std * z).to(dt)
+    z = torch.clamp(z, -2.0, 2.0).to(dt)
+    return _affine(z, mean, std, dt)
 
 
 def randint(shape, low, high, *, dtype=None, device=None, key=None):
