@@ -12,6 +12,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from scipy.spatial.transform import Rotation, Slerp
 
@@ -223,6 +225,29 @@ def test_round_trips_through_matrix_and_quaternion(backend, rep, dtype):
             np.testing.assert_allclose(got[defined], value[defined], atol=TOL[dtype]["atol"] * scale * 10)
         else:
             np.testing.assert_allclose(got[keep], value[keep], atol=TOL[dtype]["atol"] * scale * 10)
+
+
+_angle = st.floats(-np.pi, np.pi, allow_nan=False)
+_SUPPRESS = [*settings.default.suppress_health_check, HealthCheck.function_scoped_fixture]
+
+
+@settings(suppress_health_check=_SUPPRESS)
+@given(
+    angles=st.tuples(_angle, st.one_of(_angle, st.sampled_from([0.0, np.pi / 2, -np.pi / 2, np.pi])), _angle),
+    convention=st.sampled_from(CONVENTIONS),
+)
+def test_euler_round_trip_property(backend, angles, convention):
+    """Any angles, gimbal lock included: Euler -> quaternion -> Euler is the same rotation as scipy's."""
+    e = np.array(angles)
+    expected = Rotation.from_euler(convention, e).as_matrix()
+    q = mech.euler_to_quaternion(to_backend(e, backend, "float64"), convention)
+    back = hd.to_numpy(mech.quaternion_to_euler(q, convention))
+    np.testing.assert_allclose(as_matrix(back, "euler", convention), expected, atol=1e-9)
+    scipy_angles = Rotation.from_euler(convention, e).as_euler(convention, suppress_warnings=True)
+    if np.all(np.abs(wrapped_difference(scipy_angles, back)) < 1e-6):
+        return
+    # only at (or within rounding of) gimbal lock may the split between first and third angle differ
+    assert np.min(np.abs(wrapped_difference(back[1], [0.0, np.pi, np.pi / 2, -np.pi / 2]))) < 1e-6
 
 
 # ---- quaternion operations --------------------------------------------------------------
