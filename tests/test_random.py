@@ -268,6 +268,32 @@ def test_stateful_call_inside_jax_jit_raises():
         jax.jit(lambda x: x + hd.random.normal(x.shape))(hd.zeros((3,)))
 
 
+def test_stateful_calls_in_the_frameworks_own_compilers_draw_anew():
+    # outside hd.jit: a user's torch.compile graph-breaks and draws eagerly; a tf.function
+    # updates the tf.random.Generator in its graph. Either way each call draws anew.
+    from conftest import require_backend
+
+    require_backend("torch")
+    require_backend("tensorflow")
+    import tensorflow as tf
+    import torch
+
+    with hd.use_backend("torch"):
+        f = torch.compile(lambda x: x + hd.random.normal((3,)), backend="eager")
+        assert not np.array_equal(npy(f(hd.zeros(3))), npy(f(hd.zeros(3))))
+    with hd.use_backend("tensorflow"):
+        g = tf.function(lambda x: x + hd.random.normal((3,)))
+        assert not np.array_equal(npy(g(hd.zeros(3))), npy(g(hd.zeros(3))))
+
+
+def test_vmap_over_keys(backend):
+    with hd.use_backend(backend):
+        keys = hd.random.split(hd.random.key(0), 4)
+        batched = hd.vmap(lambda k: hd.random.normal((3,), key=k))(hd.stack(keys))
+        assert tuple(batched.shape) == (4, 3)
+        np.testing.assert_allclose(npy(batched)[2], npy(hd.random.normal((3,), key=keys[2])), rtol=1e-6)
+
+
 # ---- errors ---------------------------------------------------------------------------------------
 
 
