@@ -100,5 +100,5 @@ _INFO = _common.NamespaceInfo(
 )
 
 
-def __array_namespace_info__() -> _common.NamespaceInfo:
+def __array_namespace_info__() -> _common.NamespaceInfo:  # noqa: N807
     return _INFO

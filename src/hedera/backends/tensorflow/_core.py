@@ -62,6 +62,28 @@ TF_DTYPES: dict[str, tf.DType] = {
 for _name, _native in TF_DTYPES.items():
     _hd.register_native(_native, getattr(_hd, _name))
 
+
+def _teach_tf_hedera_dtypes() -> None:
+    """Let TF read hedera dtypes itself: ``tf.bfloat16 == hd.bfloat16``, ``tf.zeros(2, hd.float32)``.
+
+    TF's ``DType.__eq__`` converts the other side with ``tf.as_dtype``, which reads
+    ``.dtype`` (the NumPy dtype) and so fails for ``hd.bfloat16`` (NumPy has none).
+    Adding hedera's dtype objects to ``as_dtype``'s lookup table changes nothing for
+    any other input. Skipped if a TF version lacks the (private) table.
+    """
+    try:
+        from tensorflow.python.framework import dtypes as tf_dtypes
+
+        table = tf_dtypes._ANY_TO_TF
+    except (ImportError, AttributeError):
+        return
+    if isinstance(table, dict):
+        for name, native in TF_DTYPES.items():
+            table.setdefault(getattr(_hd, name), native)
+
+
+_teach_tf_hedera_dtypes()
+
 # every spelling of a dtype -> the tf dtype (hedera dtypes, names, tf and NumPy dtypes)
 _NATIVE_OF: dict[Any, tf.DType] = {}
 for _name, _native in TF_DTYPES.items():
@@ -104,6 +126,8 @@ def native_dtype(dtype: Any) -> tf.DType | None:
     """
     if dtype is None:
         return None
+    if isinstance(dtype, (int, float)):  # tf.DType hashes and compares equal to its enum number
+        raise DtypeError(f"dtype: expected a dtype (hd.float32, a native dtype, or a name), got {dtype!r}")
     try:
         return _NATIVE_OF[dtype]
     except (KeyError, TypeError):

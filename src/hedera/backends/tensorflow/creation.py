@@ -252,7 +252,7 @@ def meshgrid(*arrays, indexing="xy"):
         axes[0], axes[1] = 1, 0
     shape = [sizes[axes.index(i)] for i in range(n)]
     out = []
-    for a, axis in zip(arrays, axes):
+    for a, axis in zip(arrays, axes, strict=True):
         target = [1] * n
         target[axis] = -1
         out.append(tf.broadcast_to(tf.reshape(a, target), shape))

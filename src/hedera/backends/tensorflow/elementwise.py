@@ -163,7 +163,7 @@ def reciprocal(x, /):
 
 
 def sqrt(x, /):
-    """The principal square root; for complex ``x``, ``sqrt(conj(x)) == conj(sqrt(x))`` (also at ``-inf - 0j``)."""
+    """The principal square root; for complex ``x``, ``sqrt(conj(x)) == conj(sqrt(x))`` (even at -inf-0j)."""
     if x.dtype not in COMPLEX:
         return _gm.sqrt(x)
     im = tf.math.imag(x)
@@ -172,7 +172,7 @@ def sqrt(x, /):
 
 
 def expm1(x, /):
-    """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at ``inf + yj``)."""
+    """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at inf+yj)."""
     if x.dtype not in COMPLEX:
         return _gm.expm1(x)
     re, im = tf.math.real(x), tf.math.imag(x)
@@ -412,7 +412,10 @@ def _complex_sign(x):
     re, im = tf.math.real(x), tf.math.imag(x)
     magnitude = _gm.complex_abs(x, Tout=re.dtype)
     safe = tf.where(tf.equal(magnitude, 0), tf.ones_like(magnitude), magnitude)
-    out_re, out_im = tf.where(tf.equal(magnitude, 0), 0 * re, re / safe), tf.where(tf.equal(magnitude, 0), 0 * im, im / safe)
+    out_re, out_im = (
+        tf.where(tf.equal(magnitude, 0), 0 * re, re / safe),
+        tf.where(tf.equal(magnitude, 0), 0 * im, im / safe),
+    )
     inf_re, inf_im = _gm.is_inf(re), _gm.is_inf(im)
     only_re, only_im = inf_re & ~inf_im, inf_im & ~inf_re
     zeros = tf.zeros_like(re)

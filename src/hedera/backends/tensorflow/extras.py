@@ -26,7 +26,7 @@ cumprod = cumulative_prod
 
 
 def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Element-wise ``|x1 - x2| <= atol + rtol * |x2|``; equal infinities are close, NaNs only if ``equal_nan``."""
+    """Element-wise ``|x1 - x2| <= atol + rtol * |x2|``; equal infinities are close, NaNs if ``equal_nan``."""
     x1, x2 = promote(x1, x2)
     if x1.dtype not in INEXACT:
         x1, x2 = tf.cast(x1, DEFAULT_FLOAT), tf.cast(x2, DEFAULT_FLOAT)
@@ -41,13 +41,13 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Whether :func:`isclose` holds everywhere: a Python bool (a scalar bool tensor inside ``tf.function``)."""
+    """Whether :func:`isclose` holds everywhere: a Python bool (a bool tensor inside ``tf.function``)."""
     out = tf.reduce_all(isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))
     return bool(out) if tf.executing_eagerly() else out
 
 
 def einsum(subscripts, /, *operands):
-    """Einstein summation over ``operands``, in NumPy's subscript notation (``"ij,jk->ik"``); dtypes promoted."""
+    """Einstein summation over ``operands`` in NumPy's notation (``"ij,jk->ik"``); dtypes promoted."""
     operands = list(operands)
     if any(o.dtype != operands[0].dtype for o in operands[1:]):
         operands = promote_many(operands)
@@ -66,7 +66,7 @@ def gather_nd(x, indices, /, *, batch_dims=0):
 
 
 def scatter_nd(indices, updates, shape, /):
-    """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeated indices sum), as ``tf.scatter_nd``."""
+    """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
         indices, updates = indices[None], updates[None]
     if updates.dtype == tf.bool:  # no bool kernel: adding booleans is OR
@@ -94,21 +94,20 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
 
 
 def _pad_indices(n, before, after, mode):
-    """Source indices (into an axis of size ``n``) of the padded axis, for the non-constant modes."""
-    i = np.arange(-before, n + after)
+    """Source indices (into an axis of size ``n``, an int or a run-time tensor) of the padded axis."""
+    i = tf.range(-before, n + after)
     if mode == "edge":
-        return np.clip(i, 0, n - 1)
+        return tf.clip_by_value(i, 0, n - 1)
     if mode == "wrap":
-        return i % n
+        return tf.math.floormod(i, n)
     if mode == "symmetric":
         period = 2 * n
-        i = i % period
-        return np.where(i < n, i, period - 1 - i)
-    if n == 1:  # reflect on a single element repeats it (as NumPy does)
-        return np.zeros_like(i)
-    period = 2 * (n - 1)
-    i = i % period
-    return np.where(i < n, i, period - i)
+        i = tf.math.floormod(i, period)
+        return tf.where(i < n, i, period - 1 - i)
+    # reflect; a single element reflects onto itself (as in NumPy)
+    period = tf.maximum(2 * (n - 1), 1)
+    i = tf.math.floormod(i, period)
+    return tf.where(i < n, i, period - i)
 
 
 def pad(x, /, pad_width, *, mode="constant", constant_values=0):
@@ -122,21 +121,16 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     if rank == 0:
         return x
     if mode == "constant":
-        return tf.pad(x, widths, constant_values=tf.constant(constant_values, x.dtype) if x.dtype != tf.bool
-                      else bool(constant_values))  # fmt: skip
+        value = bool(constant_values) if x.dtype == tf.bool else tf.constant(constant_values, x.dtype)
+        return tf.pad(x, widths, constant_values=value)
     out = x
-    shape = x.shape.as_list()
+    sizes = shape_list(x)
     for axis, (before, after) in enumerate(widths):
         if before == after == 0:
             continue
-        n = shape[axis]
-        if n is None:
-            raise UnsupportedError(
-                f"pad: mode {mode!r} needs a static size along axis {axis} inside tf.function"
-            )
-        if n == 0:
+        if isinstance(sizes[axis], int) and sizes[axis] == 0:
             raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
-        out = tf.gather(out, _pad_indices(n, before, after, mode), axis=axis)
+        out = tf.gather(out, _pad_indices(sizes[axis], before, after, mode), axis=axis)
     return out
 
 

@@ -12,6 +12,8 @@ transform as float32.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import tensorflow as tf
 
@@ -48,6 +50,8 @@ def _as_real(x):
 
 def _fit(x, n):
     """``x`` cropped or zero-padded to length ``n`` along its last axis."""
+    if not isinstance(n, int):  # the axis's own (run-time) length
+        return x
     size = x.shape[-1]
     if size is not None:
         if size == n:
@@ -73,28 +77,41 @@ def _last(x, axis):
 
 
 def _scale(out, factor):
-    if factor == 1:
-        return out
-    return out * tf.constant(factor, out.dtype)
+    if isinstance(factor, (int, float)):
+        return out if factor == 1 else out * tf.constant(factor, out.dtype)
+    return out * tf.cast(factor, out.dtype)  # a float64 tensor: the length is known only at run time
 
 
 def _length(x, n, default=None):
+    """The transform length: ``n``, else ``default``, else the size of the last axis (a tensor if unknown)."""
     if n is None:
-        n = x.shape[-1] if default is None else default
+        n = default if default is not None else x.shape[-1]
         if n is None:
-            raise InvalidArgumentError("n: must be given for an axis of unknown size inside tf.function")
+            return tf.shape(x)[-1]
     if n < 1:
         raise InvalidArgumentError(f"n: must be at least 1, got {n}")
     return n
 
 
+def _factor(n, norm, inverse):
+    """The scale to apply after TF's transform of length ``n`` (an int, or a tensor at run time)."""
+    if norm == "backward":
+        return 1
+    if isinstance(n, int):
+        size = math.sqrt(n) if norm == "ortho" else n
+    else:
+        size = tf.cast(n, tf.float64)
+        size = tf.sqrt(size) if norm == "ortho" else size
+    # TF's inverse transforms already divide by n
+    return size if inverse else 1 / size
+
+
 def _forward_factor(n, norm):
-    return {"backward": 1, "ortho": 1 / np.sqrt(n), "forward": 1 / n}[norm]
+    return _factor(n, norm, inverse=False)
 
 
 def _inverse_factor(n, norm):
-    # tf's inverse transforms already divide by n
-    return {"backward": 1, "ortho": np.sqrt(n), "forward": n}[norm]
+    return _factor(n, norm, inverse=True)
 
 
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
@@ -127,6 +144,10 @@ def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     _check_norm(norm)
     x, back = _last(_as_complex(x), axis)
     m = x.shape[-1]
+    if n is None and m is None:
+        n = 2 * (tf.shape(x)[-1] - 1)
+        out = tf.signal.irfft(x, fft_length=[n])
+        return back(_scale(out, _inverse_factor(n, norm)))
     n = _length(x, n, default=None if m is None else 2 * (m - 1))
     out = tf.signal.irfft(_fit(x, n // 2 + 1), fft_length=[n])
     return back(_scale(out, _inverse_factor(n, norm)))
@@ -179,7 +200,7 @@ def ifftn(x, /, *, s=None, axes=None, norm="backward"):
 
 
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
-    """The n-d transform of real ``x``: :func:`rfft` over the last of ``axes``, :func:`fft` over the others."""
+    """The n-d transform of real ``x``: :func:`rfft` over the last of ``axes``, :func:`fft` over the rest."""
     axes, sizes = _axes_and_sizes(x, s, axes)
     out = rfft(x, n=sizes[-1], axis=axes[-1], norm=norm)
     for axis, n in zip(axes[:-1], sizes[:-1], strict=False):
@@ -188,7 +209,7 @@ def rfftn(x, /, *, s=None, axes=None, norm="backward"):
 
 
 def irfftn(x, /, *, s=None, axes=None, norm="backward"):
-    """The inverse of :func:`rfftn`: real output; the last axis has length ``s[-1]`` (default ``2 * (m - 1)``)."""
+    """The inverse of :func:`rfftn`: real; the last axis has length ``s[-1]`` (default ``2 * (m - 1)``)."""
     axes, sizes = _axes_and_sizes(x, s, axes)
     out = _as_complex(x)
     for axis, n in zip(axes[:-1], sizes[:-1], strict=False):

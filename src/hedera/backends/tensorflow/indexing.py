@@ -88,7 +88,7 @@ def _is_array_index(item: Any) -> bool:
 
 
 def index_get(x, index, /):
-    """``x[index]`` with NumPy's semantics, for ints, slices, ``...``, ``None``, integer arrays and boolean masks.
+    """``x[index]`` with NumPy's semantics: ints, slices, ``...``, ``None``, integer arrays, boolean masks.
 
     Integer arrays broadcast together; their result axes replace the indexed axes
     where the array indices are adjacent, else they come first (NumPy's rule).

@@ -26,7 +26,7 @@ __all__ = [
 
 
 def cholesky(x, /, *, upper=False):
-    """The Cholesky factor of (each) Hermitian positive-definite matrix: ``L`` with ``x = L L^H``, or ``U = L^H``."""
+    """The Cholesky factor of (each) Hermitian positive-definite matrix: ``L`` (``x = L L^H``) or ``L^H``."""
     lower = tf.linalg.cholesky(x)
     return tf.linalg.adjoint(lower) if upper else lower
 
@@ -187,7 +187,7 @@ def slogdet(x, /):
 
 
 def solve(x1, x2, /):
-    """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is one vector, else a stack of matrices (batches broadcast)."""
+    """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is a vector, else a stack of matrices (broadcast)."""
     x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
     s1 = shape_list(x1)
     if ndim(x2) == 1:

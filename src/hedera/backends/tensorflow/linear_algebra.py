@@ -56,7 +56,7 @@ def matrix_transpose(x, /):
 
 
 def tensordot(x1, x2, /, *, axes=2):
-    """Sum of products over ``axes``: an int ``n`` (the last ``n`` of ``x1``, the first ``n`` of ``x2``) or a pair of sequences."""
+    """Sum of products over ``axes``: an int n (the last n axes of x1, first n of x2) or two sequences."""
     r1, r2 = ndim(x1), ndim(x2)
     if isinstance(axes, int):
         if axes < 0 or axes > min(r1, r2):
@@ -79,7 +79,7 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """``sum(conj(x1) * x2, axis)`` after broadcasting ``x1`` and ``x2`` (``axis`` counts in the broadcast shape)."""
+    """``sum(conj(x1) * x2, axis)`` after broadcasting (``axis`` counts in the broadcast shape)."""
     x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     rank = len(shape) if isinstance(shape, list) else int(shape.shape[0])

@@ -108,7 +108,7 @@ def reshape(x, /, shape, *, copy=None):
 
 
 def roll(x, /, shift, *, axis=None):
-    """``x`` with elements shifted by ``shift`` along ``axis`` (the flattened array if None), wrapping around."""
+    """``x`` shifted by ``shift`` along ``axis`` (the flattened array if None), wrapping around."""
     if axis is None:
         return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
     axes = [axis] if isinstance(axis, int) else list(axis)

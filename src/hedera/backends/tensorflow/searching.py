@@ -105,7 +105,7 @@ def _searchsorted_nan(x1, x2, side):
 
 
 def where(condition, x1, x2, /):
-    """``x1`` where ``condition`` is True, else ``x2`` (broadcasting; ``x1``/``x2`` promoted, scalars allowed)."""
+    """``x1`` where ``condition`` is True, else ``x2`` (broadcast; ``x1``/``x2`` promoted, may be scalars)."""
     x1, x2 = promote(x1, x2)
     if condition.dtype != tf.bool:
         condition = tf.cast(condition, tf.bool)
