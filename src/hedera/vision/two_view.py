@@ -155,9 +155,7 @@ def _triangulate_dlt(pixel_coords1: Array, pixel_coords2: Array, full_mat1: Arra
         pixel_coords2[..., 1:2] * p2[..., 2, :] - p2[..., 1, :],
     ]
     rows = hd.broadcast_arrays(*rows)
-    system = hd.stack(rows, axis=-2)  # (..., 4, 4)
-    # rows scaled to unit norm: the same null vector, a better-conditioned SVD
-    system = system / hd.sqrt(hd.sum(system * system, axis=-1, keepdims=True))
+    system = hd.stack(rows, axis=-2)  # (..., 4, 4); rows unscaled, as OpenCV's triangulatePoints
     vh = hd.linalg.svd(system, full_matrices=False)[2]
     homogeneous = vh[..., 3, :]
     return safe_divide(homogeneous[..., :3], homogeneous[..., 3:4])
