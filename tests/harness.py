@@ -292,26 +292,31 @@ def _cast(value: Any, target: np.dtype) -> Any:
 
 
 def check(row: Row, case: Case, backend: str, spelling: str = "hedera") -> None:
-    """Run ``case`` through the front (and the namespace) on ``backend`` and check the result."""
-    front = lookup(hd, row.qualname)
-    lacking = case_dtypes(case, arguments=not row.pure_dtypes) & unsupported_dtypes(backend)
-    if lacking:
-        # a dtype the framework lacks must raise, never be converted silently
-        with pytest.raises(hd.UnsupportedDtypeError):
-            with hd.use_backend(backend):
-                args = for_backend(case.args, backend, spelling)
-                kwargs = {k: for_backend(v, backend, spelling) for k, v in case.kwargs.items()}
-                front(*args, **kwargs)
-        return
+    """Run ``case`` through the front (and the namespace) on ``backend`` and check the result.
+
+    If the case's arrays, its dtype arguments or the reference's result have a dtype the
+    backend lacks, both calls must raise ``hd.UnsupportedDtypeError`` instead.
+    """
     expected = expected_result(row, case, backend)
+    calls = [("hd." + row.qualname, lookup(hd, row.qualname))]
+    if row.direct:
+        calls.append(
+            (f"hd.namespace({backend!r}).{row.qualname}", lookup(hd.namespace(backend), row.qualname))
+        )
+    lacking = (
+        case_dtypes(case, arguments=not row.pure_dtypes) | result_dtypes(expected)
+    ) & unsupported_dtypes(backend)
     with hd.use_backend(backend), np.errstate(all="ignore"):
+        if lacking:  # never converted silently
+            for name, fn in calls:
+                with pytest.raises(hd.UnsupportedDtypeError):
+                    args = for_backend(case.args, backend, spelling)
+                    kwargs = {k: for_backend(v, backend, spelling) for k, v in case.kwargs.items()}
+                    fn(*args, **kwargs)
+                    pytest.fail(f"{name}: no UnsupportedDtypeError for {sorted(lacking)} on {backend}")
+            return
         args = for_backend(case.args, backend, spelling)
         kwargs = {k: for_backend(v, backend, spelling) for k, v in case.kwargs.items()}
-        calls = [("hd." + row.qualname, front)]
-        if row.direct:
-            calls.append(
-                (f"hd.namespace({backend!r}).{row.qualname}", lookup(hd.namespace(backend), row.qualname))
-            )
         for name, fn in calls:
             out = fn(*args, **kwargs)
             if row.compare is not None:
@@ -320,6 +325,15 @@ def check(row: Row, case: Case, backend: str, spelling: str = "hedera") -> None:
                 row.compare(_to_numpy_tree(out), expected, case)
             else:
                 compare(out, expected, row, case, backend, name)
+
+
+def result_dtypes(expected: Any) -> set[str]:
+    """Names of the dtypes of a (NumPy-converted) reference result's arrays."""
+    if isinstance(expected, np.ndarray):
+        return {expected.dtype.name}
+    if isinstance(expected, tuple):
+        return set().union(*(result_dtypes(e) for e in expected)) if expected else set()
+    return set()
 
 
 def _to_numpy_tree(value: Any) -> Any:
