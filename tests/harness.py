@@ -34,7 +34,7 @@ from array_api_strict._array_object import Array as StrictArray
 import hedera as hd
 from hedera import dtypes as hdt
 from hedera._api import DTYPE_NAMES
-from strategies import Case
+from strategies import Case, Device
 
 strict.set_array_api_strict_flags(api_version="2024.12")
 
@@ -174,6 +174,10 @@ def for_backend(value: Any, backend: str, spelling: str) -> Any:
         return hd.asarray(value, backend=backend)
     if isinstance(value, hdt.DType):
         return spell_dtype(value, spelling, backend)
+    if isinstance(value, Device):
+        if value.spelling == "cpu":
+            return "cpu"
+        return hd.namespace(backend).__array_namespace_info__().default_device()
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(for_backend(v, backend, spelling) for v in value)
     return value
@@ -185,6 +189,8 @@ def for_reference(value: Any, ref_ns: str) -> Any:
         return strict.asarray(value) if ref_ns == "strict" else np.asarray(value)
     if isinstance(value, hdt.DType):
         return getattr(strict, value.name) if ref_ns == "strict" else value.dtype
+    if isinstance(value, Device):
+        return None  # the reference's own default device
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(for_reference(v, ref_ns) for v in value)
     return value
@@ -325,6 +331,22 @@ def check(row: Row, case: Case, backend: str, spelling: str = "hedera") -> None:
                 row.compare(_to_numpy_tree(out), expected, case)
             else:
                 compare(out, expected, row, case, backend, name)
+        for original, converted in _input_pairs((case.args, case.kwargs), (args, kwargs)):
+            np.testing.assert_array_equal(
+                np.asarray(hd.to_numpy(converted)), original, err_msg=f"{row.qualname} modified an input"
+            )
+
+
+def _input_pairs(original: Any, converted: Any):
+    """(NumPy input, its backend array) pairs of a case, to check that no call modifies its inputs."""
+    if isinstance(original, (np.ndarray, np.generic)):
+        yield original, converted
+    elif isinstance(original, dict):
+        for key in original:
+            yield from _input_pairs(original[key], converted[key])
+    elif isinstance(original, (list, tuple)) and not hasattr(original, "_fields"):
+        for o, c in zip(original, converted, strict=True):
+            yield from _input_pairs(o, c)
 
 
 def result_dtypes(expected: Any) -> set[str]:

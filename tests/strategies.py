@@ -57,6 +57,25 @@ class Case(NamedTuple):
         return f"Case({', '.join(parts)})"
 
 
+class Device:
+    """A device argument: ``"cpu"`` as a string, or the backend's default device as its native object.
+
+    The harness passes it to hedera in that spelling and leaves it out of the reference call.
+    """
+
+    def __init__(self, spelling: str) -> None:
+        self.spelling = spelling
+
+    def __repr__(self) -> str:
+        return f"Device({self.spelling!r})"
+
+
+def with_device(cases):
+    """``cases`` with a ``device`` argument: None, ``"cpu"``, or the native default device."""
+    devices = st.sampled_from((None, Device("cpu"), Device("native")))
+    return st.tuples(cases, devices).map(lambda t: Case(t[0].args, {**t[0].kwargs, "device": t[1]}))
+
+
 # ---- shapes ---------------------------------------------------------------------------------
 
 
@@ -193,18 +212,31 @@ def unary(draw, kinds="numeric", shape=None, **element_options) -> Case:
     return Case((draw(array(kinds, shape, **element_options)),), {})
 
 
+def python_scalar(value: Any, d: hdt.DType) -> bool | int | float | complex:
+    """``value`` as the Python scalar of ``d``'s kind."""
+    kind = {"bool": bool, "signed integer": int, "unsigned integer": int, "real floating": float}
+    return kind.get(d.kind, complex)(value)
+
+
 @st.composite
-def binary(draw, kinds="numeric", kinds2=None, **element_options) -> Case:
+def binary(draw, kinds="numeric", kinds2=None, scalars: bool = True, **element_options) -> Case:
     """``f(x1, x2)`` with broadcast-compatible shapes and dtypes the standard promotes together.
 
-    ``kinds2`` gives ``x2`` its own kinds (then the dtypes are drawn independently).
+    ``kinds2`` gives ``x2`` its own kinds (then the dtypes are drawn independently). With
+    ``scalars``, one operand is sometimes a Python scalar of the other's kind (as the standard allows).
     """
     s1, s2 = draw(broadcastable_shapes(2))
     if kinds2 is None:
         d1, d2 = draw(dtype_pair(kinds))
     else:
         d1, d2 = draw(dtypes(kinds)), draw(dtypes(kinds2))
-    return Case((draw(arrays(d1, s1, **element_options)), draw(arrays(d2, s2, **element_options))), {})
+    x1, x2 = draw(arrays(d1, s1, **element_options)), draw(arrays(d2, s2, **element_options))
+    form = draw(st.sampled_from(("arrays", "arrays", "arrays", "scalar x1", "scalar x2"))) if scalars else ""
+    if form == "scalar x1":
+        x1 = python_scalar(draw(elements(d2, **element_options)), d2)
+    elif form == "scalar x2":
+        x2 = python_scalar(draw(elements(d1, **element_options)), d1)
+    return Case((x1, x2), {})
 
 
 @st.composite
@@ -429,8 +461,9 @@ def astype_case(draw) -> Case:
 def _no_unsigned_underflow(case: Case) -> Case:
     """x1 - x2 on unsigned integers is unspecified below zero: shift x1 up by max(x2)."""
     x1, x2 = case.args
-    if np.result_type(x1, x2).kind == "u" and x2.size and x1.size:
-        x1 = (x1 + np.max(x2)).astype(x1.dtype)
+    if np.result_type(x1, x2).kind == "u" and np.size(x2):
+        top = int(np.max(x2))
+        x1 = x1 + top if isinstance(x1, int) else np.asarray(x1 + top).astype(x1.dtype)
     return Case((x1, x2), case.kwargs)
 
 
@@ -443,8 +476,10 @@ def nonzero_divisor(draw, kinds) -> Case:
     """floor_divide/remainder: integer divisors are never zero (that is unspecified)."""
     case = draw(binary(kinds, special=True, ints=(-50, 50)))
     x1, x2 = case.args
-    if x2.dtype.kind in "iu":
+    if isinstance(x2, np.ndarray) and x2.dtype.kind in "iu":
         x2 = np.where(x2 == 0, 1, x2).astype(x2.dtype)
+    elif isinstance(x2, int) and x2 == 0:
+        x2 = 1
     return Case((x1, x2), {})
 
 
@@ -464,7 +499,7 @@ def pow_case(draw) -> Case:
 @st.composite
 def shift_case(draw) -> Case:
     """Shifts by 0..bits-1 of the narrower type; left shifts keep small values so nothing overflows."""
-    case = draw(binary("integral", ints=(-10, 10)))
+    case = draw(binary("integral", scalars=False, ints=(-10, 10)))
     x1, x2 = case.args
     bits = min(x1.dtype.itemsize, x2.dtype.itemsize) * 8
     x2 = np.abs(x2) % min(bits, 4)

@@ -325,45 +325,53 @@ _binary = strat.binary
 
 ROWS: list[Row] = [
     # ---- creation -------------------------------------------------------------------------------
-    Row("arange", strat.arange_case(), default_kind=arange_default),
-    Row("asarray", strat.asarray_case(), default_kind=asarray_default),
+    Row("arange", strat.with_device(strat.arange_case()), default_kind=arange_default),
+    Row("asarray", strat.with_device(strat.asarray_case()), default_kind=asarray_default),
     Row(
         "empty",
-        st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY)),
+        strat.with_device(
+            st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY))
+        ),
         values=False,  # values are unspecified; shape and dtype are checked
         default_kind=float_unless_dtype,
     ),
-    Row("empty_like", strat.like_case(), values=False),
-    Row("eye", strat.eye_case(), default_kind=float_unless_dtype),
+    Row("empty_like", strat.with_device(strat.like_case()), values=False),
+    Row("eye", strat.with_device(strat.eye_case()), default_kind=float_unless_dtype),
     Row("from_dlpack", _unary(ANY), ref=lambda x, **kw: x, ref_ns="numpy"),
     Row(
         "full",
-        (st.none() | strat.dtypes(ANY)).flatmap(
-            lambda d: st.builds(
-                lambda s, v: Case((s, v), {"dtype": d}), strat.shapes(), strat.fill_value_for(d)
+        strat.with_device(
+            (st.none() | strat.dtypes(ANY)).flatmap(
+                lambda d: st.builds(
+                    lambda s, v: Case((s, v), {"dtype": d}), strat.shapes(), strat.fill_value_for(d)
+                )
             )
         ),
         default_kind=full_default,
     ),
-    Row("full_like", strat.like_case(fill=True)),
-    Row("linspace", strat.linspace_case(), default_kind=float_unless_dtype, tol=10),
+    Row("full_like", strat.with_device(strat.like_case(fill=True))),
+    Row("linspace", strat.with_device(strat.linspace_case()), default_kind=float_unless_dtype, tol=10),
     Row("meshgrid", strat.meshgrid_case()),
     Row(
         "ones",
-        st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY)),
+        strat.with_device(
+            st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY))
+        ),
         default_kind=float_unless_dtype,
     ),
-    Row("ones_like", strat.like_case()),
+    Row("ones_like", strat.with_device(strat.like_case())),
     Row("tril", strat.triangle_case()),
     Row("triu", strat.triangle_case()),
     Row(
         "zeros",
-        st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY)),
+        strat.with_device(
+            st.builds(lambda s, d: Case((s,), {"dtype": d}), strat.shapes(), st.none() | strat.dtypes(ANY))
+        ),
         default_kind=float_unless_dtype,
     ),
-    Row("zeros_like", strat.like_case()),
+    Row("zeros_like", strat.with_device(strat.like_case())),
     # ---- data types -----------------------------------------------------------------------------
-    Row("astype", strat.astype_case()),
+    Row("astype", strat.with_device(strat.astype_case())),
     Row(
         "can_cast",
         st.builds(
@@ -636,8 +644,8 @@ ROWS: list[Row] = [
     Row("fft.irfftn", strat.fftn_case(COMPLEX, irfft=True), tol=10),
     Row("fft.hfft", strat.fft_case(COMPLEX, irfft=True), tol=10),
     Row("fft.ihfft", strat.fft_case(FLOAT), tol=10),
-    Row("fft.fftfreq", strat.fftfreq_case(), default_kind=float_unless_dtype),
-    Row("fft.rfftfreq", strat.fftfreq_case(), default_kind=float_unless_dtype),
+    Row("fft.fftfreq", strat.with_device(strat.fftfreq_case()), default_kind=float_unless_dtype),
+    Row("fft.rfftfreq", strat.with_device(strat.fftfreq_case()), default_kind=float_unless_dtype),
     Row("fft.fftshift", strat.fftshift_case()),
     Row("fft.ifftshift", strat.fftshift_case()),
     # ---- hedera's extras (NumPy references) ------------------------------------------------------
@@ -676,7 +684,11 @@ ROWS: list[Row] = [
     Row("device", _unary(ANY), ref=lambda x: "cpu", ref_ns="numpy"),
     Row(
         "to_device",
-        _unary(ANY).map(lambda c: Case((c.args[0], "cpu"), {})),
+        st.builds(
+            lambda c, device: Case((c.args[0], device), {}),
+            _unary(ANY),
+            st.sampled_from((strat.Device("cpu"), strat.Device("native"))),
+        ),
         ref=lambda x, device, **kw: x,
         ref_ns="numpy",
     ),
