@@ -64,6 +64,11 @@ def central_difference(f: Callable[[np.ndarray], float], x: np.ndarray, eps: flo
     return grad
 
 
+def compiled_on_jax(fn, backend: str):
+    """``hd.jit(fn)`` on jax (one compilation instead of one per primitive in eager JAX), else ``fn``."""
+    return hd.jit(fn) if backend == "jax" else fn
+
+
 def check_gradient(
     fn, x: np.ndarray, backend: str, *, seed: int = 0, eps: float = 1e-6, rtol=1e-5, atol=1e-6
 ):
@@ -82,10 +87,7 @@ def check_gradient(
     def scalar(v):
         return hd.sum(w * fn(v))
 
-    grad_fn = hd.grad(scalar)
-    if backend == "jax":  # one compilation instead of one per primitive: much faster in eager JAX
-        grad_fn = hd.jit(grad_fn)
-    grad = hd.to_numpy(grad_fn(to_backend(x, backend)))
+    grad = hd.to_numpy(compiled_on_jax(hd.grad(scalar), backend)(to_backend(x, backend)))
     assert np.all(np.isfinite(grad)), grad
     np.testing.assert_allclose(grad, central_difference(scalar_np, x, eps), rtol=rtol, atol=atol)
     return grad
