@@ -95,25 +95,69 @@ for _name, _native in TF_DTYPES.items():
         _NATIVE_OF[_np_dtype] = _native
         _NATIVE_OF[_np_dtype.type] = _native
 
+# the same for the singleton objects (hedera and tf dtypes), looked up by identity: hashing a
+# tf.DType is slow (see DTypeSet)
+_NATIVE_BY_ID: dict[int, tf.DType] = {}
+for _name, _native in TF_DTYPES.items():
+    _NATIVE_BY_ID[id(_native)] = _native
+    _NATIVE_BY_ID[id(getattr(_hd, _name))] = _native
+
 DEFAULT_FLOAT = tf.float32
 DEFAULT_COMPLEX = tf.complex64
 DEFAULT_INT = tf.int64
 DEFAULT_INDEX = tf.int64
 
-UNSIGNED = frozenset((tf.uint8, tf.uint16, tf.uint32, tf.uint64))
-SIGNED = frozenset((tf.int8, tf.int16, tf.int32, tf.int64))
+
+class DTypeSet:
+    """A set of tf dtypes with a fast ``in``: by identity (TF interns its dtypes).
+
+    ``hash(tf.float32)`` goes through pybind and TF's Python ``__eq__``; a frozenset
+    lookup costs about ten times as much as the identity test, on every call of a shim.
+    """
+
+    __slots__ = ("_ids", "dtypes")
+
+    def __init__(self, dtypes: Any) -> None:
+        self.dtypes = tuple(dtypes)
+        self._ids = frozenset(map(id, self.dtypes))
+
+    def __contains__(self, dtype: Any) -> bool:
+        return id(dtype) in self._ids
+
+    def __or__(self, other: DTypeSet) -> DTypeSet:
+        return DTypeSet(self.dtypes + other.dtypes)
+
+
+class DTypeMap:
+    """A dict from tf dtypes, looked up by identity (see :class:`DTypeSet`)."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self, items: dict[Any, Any]) -> None:
+        self._by_id = {id(k): v for k, v in items.items()}
+
+    def get(self, dtype: Any, default: Any = None) -> Any:
+        return self._by_id.get(id(dtype), default)
+
+    def __getitem__(self, dtype: Any) -> Any:
+        return self._by_id[id(dtype)]
+
+
+UNSIGNED = DTypeSet((tf.uint8, tf.uint16, tf.uint32, tf.uint64))
+SIGNED = DTypeSet((tf.int8, tf.int16, tf.int32, tf.int64))
 INTEGER = UNSIGNED | SIGNED
-REAL_FLOAT = frozenset((tf.float16, tf.bfloat16, tf.float32, tf.float64))
-COMPLEX = frozenset((tf.complex64, tf.complex128))
+REAL_FLOAT = DTypeSet((tf.float16, tf.bfloat16, tf.float32, tf.float64))
+COMPLEX = DTypeSet((tf.complex64, tf.complex128))
 INEXACT = REAL_FLOAT | COMPLEX
 
 #: the signed integer of the same width, for exact bit-casts of unsigned data
-SIGNED_OF = {tf.uint8: tf.int8, tf.uint16: tf.int16, tf.uint32: tf.int32, tf.uint64: tf.int64}
+SIGNED_OF = DTypeMap({tf.uint8: tf.int8, tf.uint16: tf.int16, tf.uint32: tf.int32, tf.uint64: tf.int64})
 #: the real dtype of each complex dtype's parts
-REAL_OF = {tf.complex64: tf.float32, tf.complex128: tf.float64}
+REAL_OF = DTypeMap({tf.complex64: tf.float32, tf.complex128: tf.float64})
 #: the complex dtype of each real floating dtype's precision
-COMPLEX_OF = {tf.float16: tf.complex64, tf.bfloat16: tf.complex64, tf.float32: tf.complex64,
-              tf.float64: tf.complex128}  # fmt: skip
+COMPLEX_OF = DTypeMap(
+    {tf.float16: tf.complex64, tf.bfloat16: tf.complex64, tf.float32: tf.complex64, tf.float64: tf.complex128}
+)
 
 
 def native_dtype(dtype: Any) -> tf.DType | None:
@@ -128,6 +172,9 @@ def native_dtype(dtype: Any) -> tf.DType | None:
         return None
     if isinstance(dtype, (int, float)):  # tf.DType hashes and compares equal to its enum number
         raise DtypeError(f"dtype: expected a dtype (hd.float32, a native dtype, or a name), got {dtype!r}")
+    found = _NATIVE_BY_ID.get(id(dtype))  # hedera and tf dtype objects are singletons
+    if found is not None:
+        return found
     try:
         return _NATIVE_OF[dtype]
     except (KeyError, TypeError):
@@ -178,7 +225,7 @@ def scalar_dtype(value: Any, dtype: tf.DType) -> tf.DType:
     if isinstance(value, bool):
         return dtype
     if isinstance(value, int):
-        return DEFAULT_INT if dtype == tf.bool else dtype
+        return DEFAULT_INT if dtype is tf.bool else dtype
     if isinstance(value, float):
         return dtype if dtype in INEXACT else DEFAULT_FLOAT
     if dtype in COMPLEX:
@@ -188,7 +235,7 @@ def scalar_dtype(value: Any, dtype: tf.DType) -> tf.DType:
 
 def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
     """The standard's result dtype of two tf dtypes (DtypeError where it defines none)."""
-    if a == b:
+    if a is b:
         return a
     return TF_DTYPES[_hd.promote_types(hd_dtype(a), hd_dtype(b)).name]
 
@@ -196,11 +243,11 @@ def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
 def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     """``value`` (a tensor, variable, Python scalar or nested sequence) as a tensor, cast to ``dtype``."""
     if isinstance(value, (tf.Tensor, tf.Variable)):
-        return value if dtype is None or value.dtype == dtype else tf.cast(value, dtype)
+        return value if dtype is None or value.dtype is dtype else tf.cast(value, dtype)
     if is_scalar(value):
         return tf.constant(value, dtype=dtype or default_dtype_of_scalar(value))
     out = tf.convert_to_tensor(value)
-    return out if dtype is None or out.dtype == dtype else tf.cast(out, dtype)
+    return out if dtype is None or out.dtype is dtype else tf.cast(out, dtype)
 
 
 def constant(value: Any, dtype: tf.DType) -> tf.Tensor:

@@ -79,7 +79,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if isinstance(obj, tf.Variable):
         obj = obj.read_value() if copy is not False else tf.convert_to_tensor(obj)
     if isinstance(obj, tf.Tensor):
-        if dt is not None and obj.dtype != dt:
+        if dt is not None and obj.dtype is not dt:
             if copy is False:
                 raise InvalidArgumentError(
                     f"copy=False: converting {obj.dtype.name} to {dt.name} needs a copy"
@@ -112,7 +112,7 @@ def _from_python(obj: Any, dt: tf.DType | None) -> tf.Tensor:
             arr = arr.astype(np.int64)
         dt = _NUMPY_DEFAULTS.get(arr.dtype)
     out = tf.constant(arr)
-    return out if dt is None or out.dtype == dt else tf.cast(out, dt)
+    return out if dt is None or out.dtype is dt else tf.cast(out, dt)
 
 
 def _contains_tensor(obj: Any) -> bool:

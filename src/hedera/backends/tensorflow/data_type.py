@@ -29,13 +29,13 @@ def astype(x, dtype, /, *, copy=True, device=None):
     itself, ``copy=True`` a new tensor.
     """
     dt = native_dtype(dtype)
-    if x.dtype == dt:
+    if x.dtype is dt:
         out = tf.identity(x) if copy else x
     elif x.dtype.is_complex and not dt.is_complex:
         # the standard leaves complex -> real unspecified; TF would drop the imaginary part
         # silently for floats and refuse bool: follow NumPy (real part; nonzero for bool)
-        out = tf.not_equal(x, tf.zeros((), x.dtype)) if dt == tf.bool else tf.cast(tf.math.real(x), dt)
-    elif dt == tf.bool:
+        out = tf.not_equal(x, tf.zeros((), x.dtype)) if dt is tf.bool else tf.cast(tf.math.real(x), dt)
+    elif dt is tf.bool:
         out = tf.not_equal(x, tf.zeros((), x.dtype))
     else:
         out = tf.cast(x, dt)

@@ -112,7 +112,7 @@ logical_xor = _binary(_gm.not_equal, "logical_xor", "Element-wise XOR of boolean
 
 def _promoted(x1, x2):
     """``promote`` for shims that inspect the dtype: skipped when both are tensors of one dtype."""
-    if type(x1) in _PY_SCALAR_TYPES or type(x2) in _PY_SCALAR_TYPES or x1.dtype != x2.dtype:
+    if type(x1) in _PY_SCALAR_TYPES or type(x2) in _PY_SCALAR_TYPES or x1.dtype is not x2.dtype:
         return promote(x1, x2)
     return x1, x2
 
@@ -283,7 +283,7 @@ def logaddexp(x1, x2, /):
 def _bitwise(op, logical, name: str, doc: str):
     def bitwise(x1, x2, /):
         x1, x2 = _promoted(x1, x2)
-        return logical(x1, x2) if x1.dtype == tf.bool else op(x1, x2)
+        return logical(x1, x2) if x1.dtype is tf.bool else op(x1, x2)
 
     bitwise.__name__ = bitwise.__qualname__ = name
     bitwise.__doc__ = doc
@@ -300,7 +300,7 @@ def bitwise_invert(x, /):
     try:
         return _gb.invert(x)
     except OP_DTYPE_ERRORS:
-        if x.dtype == tf.bool:
+        if x.dtype is tf.bool:
             return _gm.logical_not(x)
         raise
 
@@ -337,7 +337,7 @@ def abs(x, /):
     except OP_DTYPE_ERRORS:  # the op has no complex or unsigned variant
         if x.dtype in COMPLEX:
             return _gm.complex_abs(x, Tout=REAL_OF[x.dtype])
-        if x.dtype in UNSIGNED or x.dtype == tf.bool:
+        if x.dtype in UNSIGNED or x.dtype is tf.bool:
             return x
         raise
 
@@ -508,7 +508,7 @@ def clip(x, /, min=None, max=None):
 
 def _bound(value, x):
     if isinstance(value, (tf.Tensor, tf.Variable)):
-        return value if value.dtype == x.dtype else tf.cast(value, x.dtype)
+        return value if value.dtype is x.dtype else tf.cast(value, x.dtype)
     if x.dtype in INTEGER:  # a bound outside the dtype's range clips nothing on that side
         value = builtins.max(x.dtype.min, builtins.min(x.dtype.max, value))
     return constant(value, x.dtype)

@@ -49,14 +49,14 @@ def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 def einsum(subscripts, /, *operands):
     """Einstein summation over ``operands`` in NumPy's notation (``"ij,jk->ik"``); dtypes promoted."""
     operands = list(operands)
-    if any(o.dtype != operands[0].dtype for o in operands[1:]):
+    if any(o.dtype is not operands[0].dtype for o in operands[1:]):
         operands = promote_many(operands)
     dtype = operands[0].dtype
     if dtype in (tf.int8, tf.int16, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool):
         # no einsum kernels for these: compute in int64 (exact modulo the dtype's range)
         wide = [tf.cast(o, tf.int64) for o in operands]
         out = tf.einsum(subscripts, *wide)
-        return tf.cast(out != 0, tf.bool) if dtype == tf.bool else tf.cast(out, dtype)
+        return tf.cast(out != 0, tf.bool) if dtype is tf.bool else tf.cast(out, dtype)
     return tf.einsum(subscripts, *operands)
 
 
@@ -69,7 +69,7 @@ def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
         indices, updates = indices[None], updates[None]
-    if updates.dtype == tf.bool:  # no bool kernel: adding booleans is OR
+    if updates.dtype is tf.bool:  # no bool kernel: adding booleans is OR
         return tf.scatter_nd(indices, tf.cast(updates, tf.int8), shape) > 0
     return tf.scatter_nd(indices, updates, shape)
 
@@ -88,7 +88,7 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     axis = normalize_axis(axis, ndim(indices) + 1)
     if indices.dtype not in (tf.uint8, tf.int8, tf.int32, tf.int64):
         indices = tf.cast(indices, tf.int64)
-    if dt == tf.bool:
+    if dt is tf.bool:
         return tf.cast(tf.one_hot(indices, num_classes, axis=axis, dtype=tf.int8), tf.bool)
     return tf.one_hot(indices, num_classes, axis=axis, dtype=dt)
 
@@ -121,7 +121,7 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     if rank == 0:
         return x
     if mode == "constant":
-        value = bool(constant_values) if x.dtype == tf.bool else tf.constant(constant_values, x.dtype)
+        value = bool(constant_values) if x.dtype is tf.bool else tf.constant(constant_values, x.dtype)
         return tf.pad(x, widths, constant_values=value)
     out = x
     sizes = shape_list(x)

@@ -83,7 +83,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
 def _is_array_index(item: Any) -> bool:
     """Whether ``item`` takes part in advanced indexing (0-d integer tensors act as integers)."""
     if isinstance(item, (tf.Tensor, tf.Variable)):
-        return item.dtype == tf.bool or item.shape.rank != 0
+        return item.dtype is tf.bool or item.shape.rank != 0
     return isinstance(item, (list, np.ndarray))
 
 
@@ -114,7 +114,7 @@ def _advanced_get(x, key):
             consumed += 1
         elif _is_array_index(item):
             t = _as_index_tensor(item)
-            if t.dtype == tf.bool:
+            if t.dtype is tf.bool:
                 if t.shape.rank == 0:
                     raise InvalidArgumentError("index: 0-d boolean indices are not supported")
                 items.append(("mask", t))
@@ -177,7 +177,7 @@ def _advanced_get(x, key):
     positions = [p for p, _ in advanced]
     indices = [_wrap_negative(i, y_shape[p]) for p, i in advanced]
     common = broadcast_shape(*(shape_list(i) for i in indices))
-    index_dtype = tf.int64 if any(i.dtype == tf.int64 for i in indices) else tf.int32
+    index_dtype = tf.int64 if any(i.dtype is tf.int64 for i in indices) else tf.int32
     indices = [tf.broadcast_to(tf.cast(i, index_dtype), common) for i in indices]
     rest = [a for a in range(len(y_shape)) if a not in positions]
     if positions + rest != list(range(len(y_shape))):
@@ -214,7 +214,7 @@ def index_update(x, index, values, /, *, op="set"):
         x = tf.convert_to_tensor(x)
     positions = _flat_positions(x, index)
     if isinstance(values, (tf.Tensor, tf.Variable)):
-        values = values if values.dtype == x.dtype else tf.cast(values, x.dtype)
+        values = values if values.dtype is x.dtype else tf.cast(values, x.dtype)
     else:
         values = (
             constant(values, x.dtype)
@@ -225,7 +225,7 @@ def index_update(x, index, values, /, *, op="set"):
     flat_positions = tf.reshape(positions, [-1, 1])
     flat_x = tf.reshape(x, [-1])
     dtype = x.dtype
-    if dtype == tf.bool and op != "set":  # booleans: add is OR, multiply is AND
+    if dtype is tf.bool and op != "set":  # booleans: add is OR, multiply is AND
         flat_x, values = tf.cast(flat_x, tf.int8), tf.cast(values, tf.int8)
         op = {"add": "max", "multiply": "min"}.get(op, op)
     if op == "set":
@@ -239,4 +239,4 @@ def index_update(x, index, values, /, *, op="set"):
     else:  # multiply: the product of the values at each position, then one multiplication
         factors = tf.math.unsorted_segment_prod(values, flat_positions[:, 0], tf.size(flat_x))
         out = flat_x * factors
-    return tf.reshape(tf.cast(out, dtype) if out.dtype != dtype else out, tf.shape(x))
+    return tf.reshape(tf.cast(out, dtype) if out.dtype is not dtype else out, tf.shape(x))

@@ -33,7 +33,7 @@ def cholesky(x, /, *, upper=False):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along ``axis`` (of the broadcast shape)."""
-    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     x1, x2 = tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
     rank = ndim(x1)
@@ -53,7 +53,7 @@ def diagonal(x, /, *, offset=0):
     """The ``offset``-th diagonal of (each matrix in) ``x`` (above the main one for ``offset > 0``)."""
     if ndim(x) < 2:
         raise InvalidArgumentError("diagonal: x must have at least two dimensions")
-    if x.dtype == tf.uint16:  # no uint16 kernel: move the bits as int16
+    if x.dtype is tf.uint16:  # no uint16 kernel: move the bits as int16
         return tf.bitcast(tf.linalg.diag_part(tf.bitcast(x, tf.int16), k=offset), tf.uint16)
     rows, cols = x.shape[-2], x.shape[-1]
     if rows is not None and cols is not None and not -rows < offset < cols:
@@ -154,8 +154,8 @@ def outer(x1, x2, /):
     """The outer product of two 1-d arrays: ``out[i, j] = x1[i] * x2[j]``."""
     if ndim(x1) != 1 or ndim(x2) != 1:
         raise InvalidArgumentError("outer: x1 and x2 must be one-dimensional")
-    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
-    if x1.dtype == tf.bool:
+    x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
+    if x1.dtype is tf.bool:
         return tf.logical_and(x1[:, None], x2[None, :])
     return x1[:, None] * x2[None, :]
 
@@ -188,7 +188,7 @@ def slogdet(x, /):
 
 def solve(x1, x2, /):
     """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is a vector, else a stack of matrices (broadcast)."""
-    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     s1 = shape_list(x1)
     if ndim(x2) == 1:
         rhs = tf.broadcast_to(x2[:, None], [*s1[:-2], s1[-1], 1]) if len(s1) > 2 else x2[:, None]

@@ -11,23 +11,23 @@ import tensorflow as tf
 
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import normalize_axis
-from ._core import broadcast_shape, ndim, promote, shape_list
+from ._core import DTypeSet, broadcast_shape, ndim, promote, shape_list
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
-_MATMUL_NATIVE = frozenset((tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128,
+_MATMUL_NATIVE = DTypeSet((tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128,
                             tf.int32, tf.int64))  # fmt: skip
 
 
 def _matmul_dtype(x1, x2):
     """Promoted operands in a dtype ``MatMul`` supports, and the function that casts the result back."""
-    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     dtype = x1.dtype
     if dtype in _MATMUL_NATIVE:
         return x1, x2, lambda out: out
-    if dtype == tf.uint64:
+    if dtype is tf.uint64:
         return tf.bitcast(x1, tf.int64), tf.bitcast(x2, tf.int64), lambda out: tf.bitcast(out, tf.uint64)
-    if dtype == tf.bool:
+    if dtype is tf.bool:
         raise InvalidArgumentError("matmul: boolean arrays are not supported (the standard requires numbers)")
     return tf.cast(x1, tf.int64), tf.cast(x2, tf.int64), lambda out: tf.cast(out, dtype)
 
@@ -80,7 +80,7 @@ def tensordot(x1, x2, /, *, axes=2):
 
 def vecdot(x1, x2, /, *, axis=-1):
     """``sum(conj(x1) * x2, axis)`` after broadcasting (``axis`` counts in the broadcast shape)."""
-    x1, x2 = promote(x1, x2) if x1.dtype != x2.dtype else (x1, x2)
+    x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     rank = len(shape) if isinstance(shape, list) else int(shape.shape[0])
     axis = normalize_axis(axis, rank)
@@ -93,5 +93,5 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ShapeError(f"vecdot: x1 and x2 must have the same size along axis {axis}, got {k1} and {k2}")
     if x1.dtype.is_complex:
         x1 = tf.math.conj(x1)
-    product = x1 * x2 if x1.dtype != tf.bool else tf.logical_and(x1, x2)
+    product = x1 * x2 if x1.dtype is not tf.bool else tf.logical_and(x1, x2)
     return tf.reduce_sum(product, axis=axis)

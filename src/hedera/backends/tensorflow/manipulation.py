@@ -20,7 +20,7 @@ __all__ = [
 
 def _as_int16(x):
     """``(x as int16, undo)`` for ``uint16`` data (kernels TF lacks for it), else ``(x, identity)``."""
-    if x.dtype == tf.uint16:
+    if x.dtype is tf.uint16:
         return tf.bitcast(x, tf.int16), lambda out: tf.bitcast(out, tf.uint16)
     return x, lambda out: out
 
@@ -38,7 +38,7 @@ def broadcast_to(x, /, shape):
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing ``axis`` (flattened first when ``axis`` is None), promoting dtypes."""
     arrays = list(arrays)
-    if any(a.dtype != arrays[0].dtype for a in arrays[1:]):
+    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
         arrays = promote_many(arrays)
     if axis is None:
         return tf.concat([tf.reshape(a, [-1]) for a in arrays], axis=0)
@@ -96,7 +96,7 @@ def repeat(x, repeats, /, *, axis=None):
     else:
         axis = normalize_axis(axis, ndim(x))
     if not isinstance(repeats, int):
-        repeats = tf.cast(repeats, tf.int64) if repeats.dtype != tf.int64 else repeats
+        repeats = tf.cast(repeats, tf.int64) if repeats.dtype is not tf.int64 else repeats
     y, undo = _as_int16(x)
     return undo(tf.repeat(y, repeats, axis=axis))
 
@@ -136,7 +136,7 @@ def squeeze(x, /, axis):
 def stack(arrays, /, *, axis=0):
     """Join arrays of one shape along a new ``axis``, promoting dtypes."""
     arrays = list(arrays)
-    if any(a.dtype != arrays[0].dtype for a in arrays[1:]):
+    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
         arrays = promote_many(arrays)
     return tf.stack(arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))
 

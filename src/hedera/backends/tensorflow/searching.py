@@ -23,7 +23,7 @@ def _arg_extreme(op, x, axis, keepdims):
         out = _arg_extreme(op, flat, 0, False)
         return tf.reshape(out, [1] * rank) if keepdims else out
     axis = normalize_axis(axis, rank)
-    if x.dtype == tf.bool:
+    if x.dtype is tf.bool:
         x = tf.cast(x, tf.int8)
     if x.dtype in REAL_FLOAT:
         # NaN is the extreme value (its first occurrence wins), as in NumPy
@@ -47,7 +47,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 def _nonzero_mask(x):
-    return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+    return x if x.dtype is tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
@@ -79,7 +79,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is not None:
         x1 = tf.gather(x1, sorter)
     x1, x2 = promote(x1, x2)
-    if x1.dtype == tf.bool:
+    if x1.dtype is tf.bool:
         x1, x2 = tf.cast(x1, tf.int8), tf.cast(x2, tf.int8)
     if x1.dtype in REAL_FLOAT:
         # NumPy orders NaN after +inf; searchsorted's comparisons would not: search ranks instead
@@ -107,6 +107,6 @@ def _searchsorted_nan(x1, x2, side):
 def where(condition, x1, x2, /):
     """``x1`` where ``condition`` is True, else ``x2`` (broadcast; ``x1``/``x2`` promoted, may be scalars)."""
     x1, x2 = promote(x1, x2)
-    if condition.dtype != tf.bool:
+    if condition.dtype is not tf.bool:
         condition = tf.cast(condition, tf.bool)
     return tf.where(condition, x1, x2)

@@ -26,7 +26,7 @@ _INT_OF_WIDTH = {2: tf.int16, 4: tf.int32, 8: tf.int64}
 
 def sort_key(x):
     """A tensor whose (stable) descending order is the descending order of ``x`` with NaNs largest."""
-    if x.dtype == tf.bool:
+    if x.dtype is tf.bool:
         return tf.cast(x, tf.int8)
     if x.dtype in REAL_FLOAT:
         bits = _INT_OF_WIDTH[x.dtype.size]

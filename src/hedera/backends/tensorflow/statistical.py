@@ -13,58 +13,66 @@ import tensorflow as tf
 
 from ...errors import InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
-from ._core import DEFAULT_FLOAT, INEXACT, SIGNED, UNSIGNED, native_dtype, ndim, shape_list
+from ._core import COMPLEX, DEFAULT_FLOAT, INEXACT, DTypeMap, native_dtype, ndim, shape_list
 from .elementwise import divide
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 
+# the dtype sums and products accumulate in, where it is not the input's
+_WIDENED = DTypeMap(
+    {
+        **{d: tf.int64 for d in (tf.bool, tf.int8, tf.int16, tf.int32)},
+        **{d: tf.uint64 for d in (tf.uint8, tf.uint16, tf.uint32)},
+    }
+)
+
+
 def _accumulator(x, dtype):
     """``x`` cast to the dtype a sum or product of it has (``dtype`` if given)."""
-    dt = native_dtype(dtype)
-    if dt is None:
-        if x.dtype in SIGNED or x.dtype == tf.bool:
-            dt = tf.int64
-        elif x.dtype in UNSIGNED:
-            dt = tf.uint64
-        else:
-            return x
-    return x if x.dtype == dt else tf.cast(x, dt)
+    dt = _WIDENED.get(x.dtype) if dtype is None else native_dtype(dtype)
+    return x if dt is None or x.dtype is dt else tf.cast(x, dt)
 
 
-def _axes(x, axis):
-    return list(normalize_axes(axis, ndim(x)))
+def _axis(axis):
+    """``axis`` as TF's reductions take it (they accept None, ints and negative axes themselves)."""
+    return list(axis) if isinstance(axis, tuple) else axis
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    return tf.reduce_sum(_accumulator(x, dtype), axis=_axes(x, axis), keepdims=keepdims)
+    return tf.reduce_sum(_accumulator(x, dtype), axis=_axis(axis), keepdims=keepdims)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    return tf.reduce_prod(_accumulator(x, dtype), axis=_axes(x, axis), keepdims=keepdims)
+    return tf.reduce_prod(_accumulator(x, dtype), axis=_axis(axis), keepdims=keepdims)
 
 
 def max(x, /, *, axis=None, keepdims=False):
-    if x.dtype == tf.bool:
-        return tf.reduce_any(x, axis=_axes(x, axis), keepdims=keepdims)
-    return tf.reduce_max(x, axis=_axes(x, axis), keepdims=keepdims)
+    if x.dtype is tf.bool:
+        return tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
+    return tf.reduce_max(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):
-    if x.dtype == tf.bool:
-        return tf.reduce_all(x, axis=_axes(x, axis), keepdims=keepdims)
-    return tf.reduce_min(x, axis=_axes(x, axis), keepdims=keepdims)
+    if x.dtype is tf.bool:
+        return tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
+    return tf.reduce_min(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def mean(x, /, *, axis=None, keepdims=False):
     """The arithmetic mean over ``axis``; NaN for an empty reduction (complex: both parts)."""
-    if x.dtype not in INEXACT:
-        x = tf.cast(x, DEFAULT_FLOAT)
-    axes = _axes(x, axis)
-    if x.dtype.is_complex:  # NumPy's sum / count, with its complex division (TF's 0 / 0 is not NaN)
+    dtype = x.dtype
+    if dtype in COMPLEX:  # NumPy's sum / count, with its complex division (TF's 0 / 0 is not NaN)
+        axes = list(normalize_axes(axis, ndim(x)))
         total = tf.reduce_sum(x, axis=axes, keepdims=keepdims)
-        return divide(total, tf.cast(_count(x, axes), x.dtype))
-    return tf.reduce_mean(x, axis=axes, keepdims=keepdims)
+        return divide(total, tf.cast(_count(x, axes), dtype))
+    if dtype not in INEXACT:
+        x = tf.cast(x, DEFAULT_FLOAT)
+    return tf.reduce_mean(x, axis=_axis(axis), keepdims=keepdims)
+
+
+def _axes(x, axis):
+    return list(normalize_axes(axis, ndim(x)))
 
 
 def _count(x, axes):

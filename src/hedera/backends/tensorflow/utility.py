@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from .._common import normalize_axes, normalize_axis
+from .._common import normalize_axis
 from ._core import as_tensor, ndim, shape_list
 
 __all__ = ["all", "any", "diff"]
 
 
 def _truth(x):
-    return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+    return x if x.dtype is tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
 
 
 def all(x, /, *, axis=None, keepdims=False):
     """Whether every element along ``axis`` is non-zero (NaN counts as non-zero)."""
-    return tf.reduce_all(_truth(x), axis=list(normalize_axes(axis, ndim(x))), keepdims=keepdims)
+    return tf.reduce_all(_truth(x), axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
 
 
 def any(x, /, *, axis=None, keepdims=False):
     """Whether some element along ``axis`` is non-zero (NaN counts as non-zero)."""
-    return tf.reduce_any(_truth(x), axis=list(normalize_axes(axis, ndim(x))), keepdims=keepdims)
+    return tf.reduce_any(_truth(x), axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
 
 
 def _edge(value, x, axis):
@@ -52,5 +52,5 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     head = (slice(None),) * axis
     for _ in range(n):
         upper, lower = out[(*head, slice(1, None))], out[(*head, slice(None, -1))]
-        out = tf.not_equal(upper, lower) if out.dtype == tf.bool else upper - lower
+        out = tf.not_equal(upper, lower) if out.dtype is tf.bool else upper - lower
     return out
