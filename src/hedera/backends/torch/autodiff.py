@@ -34,6 +34,9 @@ def is_real_floating(x: Any) -> bool:
 
 
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    if len(leaves) == 1:  # one tensor: spare torch.func's pytree handling of a tuple
+        grad, value = _func.grad_and_value(lambda x: f((x,)), argnums=0, has_aux=has_aux)(leaves[0])
+        return value, (grad,)
     grads, value = _func.grad_and_value(f, argnums=0, has_aux=has_aux)(leaves)
     return value, grads  # torch.func returns (grads, value); hedera (and jax) the other way round
 
