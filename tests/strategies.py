@@ -809,6 +809,12 @@ def well_conditioned(a: np.ndarray) -> np.ndarray:
     return (a + (n + 1) * np.eye(n, dtype=a.dtype)).astype(a.dtype)
 
 
+def full_rank(a: np.ndarray) -> np.ndarray:
+    """``a`` (m, n), entries in [-1, 1], plus ``(max(m, n) + 1)`` on its main diagonal: well conditioned."""
+    m, n = a.shape[-2:]
+    return (a + (max(m, n) + 1) * np.eye(m, n, dtype=a.dtype)).astype(a.dtype)
+
+
 def hermitian_positive_definite(a: np.ndarray) -> np.ndarray:
     """``a a^H + n I``: Hermitian, positive definite, well conditioned."""
     n = a.shape[-1]

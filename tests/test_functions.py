@@ -548,7 +548,8 @@ ROWS: list[Row] = [
     ),
     Row("linalg.matrix_rank", strat.low_rank_case()),
     Row("linalg.outer", _outer_cases(), tol=10),
-    Row("linalg.pinv", float_matrices(square=False).map(lambda c: Case((c.args[0] * 3,), {})), tol=100),
+    # the pseudo-inverse of a near-singular matrix is ill-conditioned: full-rank, well-conditioned inputs
+    Row("linalg.pinv", strat.matrices(square=False).map(lambda a: Case((strat.full_rank(a),), {})), tol=10),
     Row(
         "linalg.qr",
         st.builds(
