@@ -133,19 +133,22 @@ def divide(x1, x2, /):
 
 
 def _complex_divide(a, b):
-    # NumPy's complex division (Smith's algorithm, with its zero-divisor branch)
+    # NumPy's complex division (Smith's algorithm, with its zero-divisor branch). Each branch
+    # divides by a denominator made safe where the branch is not taken, so that gradients
+    # through tf.where stay finite.
     ar, ai, br, bi = tf.math.real(a), tf.math.imag(a), tf.math.real(b), tf.math.imag(b)
     abs_br, abs_bi = _gm._abs(br), _gm._abs(bi)
-    rat1 = bi / br
-    scl1 = 1 / (br + bi * rat1)
-    rat2 = br / bi
-    scl2 = 1 / (bi + br * rat2)
+    one = tf.ones_like(br)
     zero = tf.equal(abs_br, 0) & tf.equal(abs_bi, 0)
-    re1 = tf.where(zero, ar / abs_br, (ar + ai * rat1) * scl1)
-    im1 = tf.where(zero, ai / abs_br, (ai - ar * rat1) * scl1)
-    first = abs_br >= abs_bi
-    re = tf.where(first, re1, (ar * rat2 + ai) * scl2)
-    im = tf.where(first, im1, (ai * rat2 - ar) * scl2)
+    first = (abs_br >= abs_bi) & ~zero
+    second = ~(abs_br >= abs_bi)
+    rat1 = bi / tf.where(first, br, one)
+    scl1 = 1 / tf.where(first, br + bi * rat1, one)
+    rat2 = br / tf.where(second, bi, one)
+    scl2 = 1 / tf.where(second, bi + br * rat2, one)
+    by_zero = tf.where(zero, abs_br, one)
+    re = tf.where(first, (ar + ai * rat1) * scl1, tf.where(zero, ar / by_zero, (ar * rat2 + ai) * scl2))
+    im = tf.where(first, (ai - ar * rat1) * scl1, tf.where(zero, ai / by_zero, (ai * rat2 - ar) * scl2))
     return tf.complex(re, im)
 
 
@@ -154,11 +157,13 @@ def reciprocal(x, /):
     if x.dtype not in COMPLEX:
         return _gm.reciprocal(x)
     re, im = tf.math.real(x), tf.math.imag(x)
+    one = tf.ones_like(re)
     small_im = _gm._abs(im) <= _gm._abs(re)
-    r1 = im / re
-    d1 = re + im * r1
-    r2 = re / im
-    d2 = re * r2 + im
+    # denominators made safe where their branch is not taken (finite gradients through tf.where)
+    r1 = im / tf.where(small_im, re, one)
+    d1 = tf.where(small_im, re + im * r1, one)
+    r2 = re / tf.where(small_im, one, im)
+    d2 = tf.where(small_im, one, re * r2 + im)
     return tf.complex(tf.where(small_im, 1 / d1, r2 / d2), tf.where(small_im, -r1 / d1, -1 / d2))
 
 
