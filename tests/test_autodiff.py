@@ -167,6 +167,15 @@ def test_jacobian_of_nests(autodiff_backend, mode):
     close(single, [[2.0, 0.0], [0.0, 4.0]])
 
 
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_jacobian_has_aux(autodiff_backend, mode):
+    x = arr(autodiff_backend, [1.0, 2.0])
+    jac, aux = hd.jacobian(lambda x: (x**2, {"n": 3, "s": hd.sum(x)}), mode=mode, has_aux=True)(x)
+    close(jac, [[2.0, 0.0], [0.0, 4.0]])
+    assert aux["n"] == 3
+    close(aux["s"], 3.0)
+
+
 def test_vjp_and_jvp_agree(autodiff_backend):
     b = autodiff_backend
     rng = np.random.default_rng(0)

@@ -30,6 +30,7 @@ from typing import Any
 
 import optree
 
+from . import tree as _tree
 from ._dispatch import backend_name_of_type, load_backend, on_backend_load
 from .errors import (
     BackendMismatchError,
@@ -54,7 +55,7 @@ __all__ = [
 # like functools.wraps, but the wrapper keeps hedera's __module__ (so TF AutoGraph leaves hedera's code alone)
 _wraps = functools.partial(functools.wraps, assigned=("__name__", "__qualname__", "__doc__"))
 
-_TREE_NAMESPACE = "hedera"  # optree registry namespace (hd.Container registers its node type there)
+_TREE_NAMESPACE = _tree.NAMESPACE  # optree registry namespace of hd.tree (hd.Container registers there)
 
 
 # ---- nests ------------------------------------------------------------------------------
