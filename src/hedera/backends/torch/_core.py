@@ -84,6 +84,8 @@ def native_dtype(dtype: Any) -> torch.dtype | None:
         if dtype in UNSUPPORTED_TORCH:
             raise _hd.unsupported(BACKEND, dtype)
         return dtype  # a torch dtype hedera has no name for (float8, say): the caller asked for it
+    if isinstance(dtype, (int, float, complex)):  # TensorFlow's dtypes compare equal to their enum ints
+        raise DtypeError(f"dtype: expected a dtype (hd.float32, a native dtype, or a name), got {dtype!r}")
     d = _hd.as_hedera_dtype(dtype)
     if d.name in TORCH_DTYPES:
         return TORCH_DTYPES[d.name]
