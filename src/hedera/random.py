@@ -281,7 +281,7 @@ def bernoulli(
 
 
 def permutation(x: int | Any, *, axis: int = 0, device: Any = None, key: Any = None) -> Any:
-    """A random permutation of ``range(x)`` (``int64``) for int ``x``, else of ``x``'s slices along ``axis``."""
+    """A random permutation of ``range(x)`` (``int64``) for int ``x``, else of ``x``'s slices on ``axis``."""
     if isinstance(x, bool) or (isinstance(x, int) and x < 0):
         raise InvalidArgumentError(f"permutation: x must be a non-negative int or an array, got {x!r}")
     if not isinstance(x, int):
