@@ -57,7 +57,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         raise InvalidArgumentError("step: must not be zero")
     with on_device(device):
         if integral and dt in INTEGER:
-            out = tf.range(start, stop, step, dtype=tf.int64)
+            n = max(-(-(stop - start) // step), 0)  # ceil division; tf.range raises when empty
+            out = start + tf.range(n, dtype=tf.int64) * step
         else:
             n = max(int(np.ceil((stop - start) / step)), 0)
             out = start + tf.range(n, dtype=tf.float64) * step
