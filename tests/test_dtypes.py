@@ -202,3 +202,13 @@ def test_functions_accept_hedera_native_and_named_dtypes(backend, qualname):
             out = make(backend, spelling)
         assert hd.backend_of(out) == backend
         assert hd.dtype(out) is getattr(hd, name), f"{qualname}(dtype={spelling!r})"
+
+
+@pytest.mark.parametrize("number", [5, 1, 0, 3.0, True])
+def test_numbers_are_not_dtypes_even_with_tensorflow_loaded(backend, number):
+    """tf.DType objects compare equal to their enum ints; a plain number must still be refused."""
+    hd.namespace(backend)
+    if importlib.util.find_spec("tensorflow") is not None:
+        hd.namespace("tensorflow")  # registers TF's dtypes, which hash like their enum ints
+    with hd.use_backend(backend), pytest.raises(hd.DtypeError, match="dtype"):
+        hd.zeros(3, dtype=number)

@@ -145,6 +145,10 @@ for _d in all_dtypes:
 
 def _lookup_native(obj: Any) -> DType | None:
     """The hedera dtype for a native dtype object, or None. Never imports a framework."""
+    if isinstance(obj, (int, float, complex)):
+        # TensorFlow's DType objects hash and compare equal to their enum ints (tf.int16 == 5),
+        # so without this a plain number would be taken for a registered TF dtype
+        return None
     try:
         return _NATIVE[obj]
     except (KeyError, TypeError):
