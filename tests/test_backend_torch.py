@@ -251,3 +251,28 @@ def test_integer_matmul_fallback_is_exact(s1, s2):
     out = integer_matmul(torch.as_tensor(a), torch.as_tensor(b))
     assert out.dtype is torch.int64
     np.testing.assert_array_equal(out.numpy(), a @ b)
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        slice(None, None, -1),
+        (Ellipsis, slice(None, None, -2)),
+        (slice(None, None, -1), None, slice(2, 0, -1)),
+        (1, Ellipsis, slice(None, None, -1), None),
+        (slice(10, None, -1),),
+        (slice(1, 1, -1),),
+    ],
+)
+def test_negative_slice_steps(index):
+    # torch slices have no negative steps: hd.at reads and writes them as on the flipped axis
+    a = np.arange(24.0).reshape(2, 3, 4)
+    t = torch.as_tensor(a)
+    np.testing.assert_array_equal(hd.at(t)[index].get().numpy(), a[index])
+    for op, ufunc in (("set", None), ("add", np.add), ("max", np.maximum)):
+        expected = a.copy()
+        if ufunc is None:
+            expected[index] = 7.0
+        else:
+            ufunc.at(expected, index, 7.0)
+        np.testing.assert_array_equal(getattr(hd.at(t)[index], op)(7.0).numpy(), expected)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import torch
 
 from ...errors import InvalidArgumentError
@@ -20,6 +22,43 @@ def _as_index(index):
     if isinstance(index, tuple):
         return tuple(_as_index(i) for i in index)
     return index
+
+
+def _width(item) -> int:
+    """How many axes of ``x`` an index item consumes."""
+    if item is None or item is Ellipsis or isinstance(item, bool):
+        return 0
+    if isinstance(item, torch.Tensor) and item.dtype is torch.bool:
+        return item.ndim
+    return 1
+
+
+def _positive_steps(x, index):
+    """``(axes, index)``: ``x[index] == flip(x, axes)[index']``, with every slice step of ``index'`` positive.
+
+    torch slices take no negative steps; a slice stepping down an axis selects, on the
+    flipped axis, the same elements stepping up.
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    if not builtins.any(isinstance(i, slice) and i.step is not None and i.step < 0 for i in items):
+        return (), _as_index(index)
+    rest = x.ndim - builtins.sum(_width(i) for i in items)
+    axis, axes, out = 0, [], []
+    for item in items:
+        if isinstance(item, slice) and item.step is not None and item.step < 0:
+            n = x.shape[axis]
+            first, _, step = item.indices(n)
+            count = len(range(*item.indices(n)))
+            start = n - 1 - first  # the first selected element, on the flipped axis
+            item = slice(start, start + (count - 1) * -step + 1, -step) if count else slice(0, 0)
+            axes.append(axis)
+        out.append(_as_index(item))
+        axis += rest if item is Ellipsis else _width(item)
+    return tuple(axes), tuple(out)
+
+
+def _get(x, axes, index):
+    return (torch.flip(x, axes) if axes else x)[index]
 
 
 def take(x, indices, /, *, axis=None):
@@ -41,8 +80,9 @@ def take_along_axis(x, indices, /, *, axis=-1):
 
 
 def index_get(x, index, /):
-    """``x[index]``, for any index the standard allows (small integer index tensors are widened)."""
-    return x[_as_index(index)]
+    """``x[index]``, for any index the standard allows (negative slice steps, small integer index tensors)."""
+    axes, index = _positive_steps(x, index)
+    return _get(x, axes, index)
 
 
 _REDUCE = {"add": "sum", "multiply": "prod", "min": "amin", "max": "amax"}
@@ -56,19 +96,19 @@ def index_update(x, index, values, /, *, op="set"):
     are found as flat offsets and combined with ``scatter_reduce``.
     """
     check_index_update_op(op)
-    index = _as_index(index)
+    axes, index = _positive_steps(x, index)
     if not isinstance(values, torch.Tensor):
         values = torch.as_tensor(values, dtype=x.dtype, device=x.device)
     elif values.dtype is not x.dtype:
         values = values.to(x.dtype)
-    if op == "set":
+    if op == "set" and not axes:
         out = x.clone()
         try:
             out[index] = values
             return out
         except RuntimeError:  # under torch.func.vmap with values batched and x not: no in-place write
             pass
-    positions = torch.arange(x.numel(), device=x.device).reshape(x.shape)[index]
+    positions = _get(torch.arange(x.numel(), device=x.device).reshape(x.shape), axes, index)
     offsets = torch.reshape(positions, (-1,))
     src = torch.reshape(torch.broadcast_to(values, positions.shape), (-1,))
     flat = torch.reshape(x, (-1,))
