@@ -159,7 +159,22 @@ multiply = _binary(torch.multiply, "multiply")
 divide = _binary(torch.divide, "divide")
 floor_divide = _binary(torch.floor_divide, "floor_divide")
 remainder = _binary(torch.remainder, "remainder")
-pow = _binary(torch.pow, "pow")
+_pow = _binary(torch.pow, "pow")
+
+
+def pow(x1, x2, /):
+    """``pow`` over ``torch.pow``, with the standard's promotion; ``x ** 0`` is 1 for complex ``x`` too.
+
+    torch computes complex powers as ``exp(x2 * log(x1))``, which gives NaN for ``0 ** 0``.
+    """
+    out = _pow(x1, x2)
+    if out.dtype.is_complex:
+        if not isinstance(x2, _Tensor):
+            return torch.ones_like(out) if x2 == 0 else out
+        return torch.where(x2 == 0, torch.ones((), dtype=out.dtype, device=out.device), out)
+    return out
+
+
 equal = _binary(torch.eq, "equal")
 not_equal = _binary(torch.ne, "not_equal")
 greater = _binary(torch.gt, "greater")
