@@ -135,7 +135,11 @@ def elements(
     if special:
         real = st.one_of(real, st.sampled_from(SPECIAL_FLOATS))
     if dtype.kind == "complex floating":
-        return st.builds(complex, real, real)
+        # NumPy (the reference) overflows intermediate terms of complex kernels where the standard
+        # does not (np.expm1(89+0j) is inf+nanj, the standard says inf+0j): complex parts stay small
+        small = st.floats(max(floats[0], -20.0), min(floats[1], 20.0), width=width, allow_subnormal=False)
+        part = st.one_of(small, st.sampled_from(SPECIAL_FLOATS)) if special else small
+        return st.builds(complex, part, part)
     return real
 
 
