@@ -1,8 +1,9 @@
-"""Backend-neutral dtypes.
+"""Backend-neutral dtypes and device spellings.
 
 ``hd.float32`` and friends compare equal to the native dtype of every framework
 (``x.dtype == hd.float32``), ``hd.dtype(x)`` gives them back, and every function that takes
-a dtype accepts a hedera dtype, a native dtype, or a name, giving the same result.
+a dtype accepts a hedera dtype, a native dtype, or a name, giving the same result. Devices
+are spelled ``"cpu"``, ``"gpu"``, ``"gpu:0"`` on every backend, native device objects accepted.
 """
 
 from __future__ import annotations
@@ -212,3 +213,44 @@ def test_numbers_are_not_dtypes_even_with_tensorflow_loaded(backend, number):
         hd.namespace("tensorflow")  # registers TF's dtypes, which hash like their enum ints
     with hd.use_backend(backend), pytest.raises(hd.DtypeError, match="dtype"):
         hd.zeros(3, dtype=number)
+
+
+# ---- devices: one spelling on every backend -----------------------------------------------------
+
+
+def test_device_spelling(backend):
+    """``hd.device(x)`` is ``"cpu"`` (or ``"gpu:0"``...), whatever the framework's device object."""
+    x = hd.asarray(np.ones(2), backend=backend)
+    assert hd.device(x) == "cpu"
+    info = hd.namespace(backend).__array_namespace_info__()
+    for spelling in ("cpu", info.default_device()):
+        y = hd.to_device(x, spelling)
+        assert hd.backend_of(y) == backend and hd.device(y) == "cpu"
+        with hd.use_backend(backend):
+            assert hd.device(hd.zeros(2, device=spelling)) == "cpu"
+        assert hd.device(hd.asarray([1.0], device=spelling, backend=backend)) == "cpu"
+
+
+@pytest.mark.parametrize("bad", ["banana", "gpu:x", ""])
+def test_malformed_device(backend, bad):
+    x = hd.asarray(np.ones(2), backend=backend)
+    with pytest.raises(hd.InvalidArgumentError, match="device"):
+        hd.to_device(x, bad)
+    with hd.use_backend(backend), pytest.raises(hd.InvalidArgumentError, match="device"):
+        hd.zeros(2, device=bad)
+
+
+def test_absent_device_raises(backend):
+    """A device the machine does not have is an error, never a silent fallback to the CPU."""
+    if backend != "numpy" and _has_gpu(backend):
+        pytest.skip("this machine has a GPU")
+    x = hd.asarray(np.ones(2), backend=backend)
+    with pytest.raises(hd.UnsupportedError):
+        hd.to_device(x, "gpu:0")
+    with hd.use_backend(backend), pytest.raises(hd.UnsupportedError):
+        hd.zeros(2, device="gpu")
+
+
+def _has_gpu(backend: str) -> bool:
+    devices = hd.namespace(backend).__array_namespace_info__().devices()
+    return any("cpu" not in str(d).lower() for d in devices)
