@@ -273,7 +273,7 @@ def compare(out: Any, expected: Any, row: Row, case: Case, backend: str, where: 
     assert got.shape == expected.shape, f"{where}: shape {got.shape}, expected {expected.shape}"
     assert hd.dtype(out) == expected.dtype, f"{where}: dtype {hd.dtype(out)}, expected {expected.dtype}"
     if row.values:
-        assert_values(got, expected, row.tol, f"{where} of {row.qualname}{case!r} on {backend}")
+        assert_values(got, expected, row.tol, f"{where} with {case!r} on {backend}")
 
 
 def expected_result(row: Row, case: Case, backend: str) -> Any:

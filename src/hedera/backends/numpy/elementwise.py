@@ -41,7 +41,6 @@ cosh = np.cosh
 divide = np.divide
 equal = np.equal
 exp = np.exp
-expm1 = np.expm1
 floor_divide = np.floor_divide
 greater = np.greater
 greater_equal = np.greater_equal
@@ -105,6 +104,13 @@ def clip(x, /, min=None, max=None):  # noqa: A002
     out = np.clip(x, min, max)
     # the result keeps x's dtype even when a bound is a wider array
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
+
+
+def expm1(x, /):
+    if np.iscomplexobj(x):  # np.expm1(inf+0j) is inf+nanj; the standard's special cases follow exp(x) - 1
+        with np.errstate(invalid="ignore"):
+            return np.where(np.isfinite(x), np.expm1(x), np.exp(x) - 1).astype(np.result_type(x))
+    return np.expm1(x)
 
 
 def sign(x, /):
