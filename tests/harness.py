@@ -11,10 +11,12 @@ For each generated case, :func:`check` converts the NumPy inputs to the backend
 backend namespace function directly, converts outputs with ``hd.to_numpy``
 (tuples element-wise) and checks type, shape, dtype (``hd.dtype(out)``) and
 values against the reference: exact for integers and booleans, by dtype
-tolerance for floats, NaN and inf positions always exact.
+tolerance for floats, NaN and inf positions always exact (a complex number is
+NaN if either part is, as the standard reads it). The inputs must come back
+unmodified.
 
-If the case uses a dtype the backend does not have, the call must raise
-``hd.UnsupportedDtypeError`` instead.
+If the case's inputs or the reference's result use a dtype the backend does not
+have, both calls must raise ``hd.UnsupportedDtypeError`` instead.
 """
 
 from __future__ import annotations

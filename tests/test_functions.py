@@ -739,6 +739,13 @@ def test_index_update(backend: str, data) -> None:
     np.testing.assert_array_equal(np.asarray(got), x[index], err_msg="hd.at(x)[index].get()")
 
 
+def test_unsupported_dtypes_match_inspection(backend: str) -> None:
+    """The dtypes the harness expects to raise are exactly those ``__array_namespace_info__`` leaves out."""
+    present = set(hd.namespace(backend).__array_namespace_info__().dtypes())
+    standard = set(hd._api.DTYPE_NAMES)
+    assert standard - present == unsupported_dtypes(backend) & standard
+
+
 def test_every_function_has_a_row() -> None:
     covered = {r.qualname for r in ROWS}
     skipped = covered | set(NOT_IN_HARNESS)
