@@ -143,6 +143,19 @@ class DTypeMap:
         return self._by_id[id(dtype)]
 
 
+def dtype_enum(x: Any) -> int:
+    """``x``'s dtype as TF's ``DataType`` number, cheaply for eager tensors.
+
+    ``x.dtype`` of an eager tensor is a Python property over ``x._datatype_enum()`` (a C
+    call); reading the number directly saves most of it. Symbolic tensors (inside
+    ``tf.function``) and variables go through ``x.dtype``.
+    """
+    try:
+        return x._datatype_enum()
+    except AttributeError:
+        return x.dtype.as_datatype_enum
+
+
 UNSIGNED = DTypeSet((tf.uint8, tf.uint16, tf.uint32, tf.uint64))
 SIGNED = DTypeSet((tf.int8, tf.int16, tf.int32, tf.int64))
 INTEGER = UNSIGNED | SIGNED

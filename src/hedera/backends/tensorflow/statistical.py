@@ -13,24 +13,22 @@ import tensorflow as tf
 
 from ...errors import InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
-from ._core import COMPLEX, DEFAULT_FLOAT, INEXACT, DTypeMap, native_dtype, ndim, shape_list
+from ._core import COMPLEX, DEFAULT_FLOAT, INEXACT, dtype_enum, native_dtype, ndim, shape_list
 from .elementwise import divide
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 
-# the dtype sums and products accumulate in, where it is not the input's
-_WIDENED = DTypeMap(
-    {
-        **{d: tf.int64 for d in (tf.bool, tf.int8, tf.int16, tf.int32)},
-        **{d: tf.uint64 for d in (tf.uint8, tf.uint16, tf.uint32)},
-    }
-)
+# the dtype sums and products accumulate in, where it is not the input's (by DataType number)
+_WIDENED = {
+    **{d.as_datatype_enum: tf.int64 for d in (tf.bool, tf.int8, tf.int16, tf.int32)},
+    **{d.as_datatype_enum: tf.uint64 for d in (tf.uint8, tf.uint16, tf.uint32)},
+}
 
 
 def _accumulator(x, dtype):
     """``x`` cast to the dtype a sum or product of it has (``dtype`` if given)."""
-    dt = _WIDENED.get(x.dtype) if dtype is None else native_dtype(dtype)
+    dt = _WIDENED.get(dtype_enum(x)) if dtype is None else native_dtype(dtype)
     return x if dt is None or x.dtype is dt else tf.cast(x, dt)
 
 
@@ -40,7 +38,10 @@ def _axis(axis):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    return tf.reduce_sum(_accumulator(x, dtype), axis=_axis(axis), keepdims=keepdims)
+    # the common case (a float array, no dtype) costs one dict lookup on the dtype's number
+    if dtype is not None or _WIDENED.get(dtype_enum(x)) is not None:
+        x = _accumulator(x, dtype)
+    return tf.reduce_sum(x, axis=list(axis) if type(axis) is tuple else axis, keepdims=keepdims)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
