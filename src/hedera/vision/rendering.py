@@ -61,6 +61,11 @@ def _full_like(shape: tuple[int, ...], value: Any, like: Array, dtype: Any = Non
         return hd.full(shape, value, dtype=like.dtype if dtype is None else dtype, device=hd.device(like))
 
 
+def _as_array_like(value: Any, like: Array) -> Array:
+    """``value`` (an array of any backend, or numbers) as an array of ``like``'s backend, dtype and device."""
+    return hd.asarray(value, dtype=like.dtype, device=hd.device(like), backend=hd.backend_of(like))
+
+
 def quantize_to_image(
     ds_pixel_coords: Array,
     image_dims: tuple[int, int],
@@ -219,19 +224,11 @@ def coords_to_voxel_grid(
         raise hd.InvalidArgumentError(f"grid_shape: expected three positive ints, got {grid_shape!r}")
     batch = tuple(coords.shape)[:-2]
     n_points = tuple(coords.shape)[-2]
-    lower = (
-        hd.min(coords, axis=-2)
-        if lower is None
-        else hd.asarray(lower, dtype=coords.dtype, backend=hd.backend_of(coords))
-    )
-    upper = (
-        hd.max(coords, axis=-2)
-        if upper is None
-        else hd.asarray(upper, dtype=coords.dtype, backend=hd.backend_of(coords))
-    )
+    lower = hd.min(coords, axis=-2) if lower is None else _as_array_like(lower, coords)
+    upper = hd.max(coords, axis=-2) if upper is None else _as_array_like(upper, coords)
     lower = hd.broadcast_to(hd.stop_gradient(lower), (*batch, 3))
     upper = hd.broadcast_to(hd.stop_gradient(upper), (*batch, 3))
-    dims = hd.asarray([float(s) for s in shape], dtype=coords.dtype, backend=hd.backend_of(coords))
+    dims = _as_array_like([float(s) for s in shape], coords)
     voxel_size = (upper - lower) / dims
     rel = safe_divide(hd.stop_gradient(coords) - lower[..., None, :], voxel_size[..., None, :])
     inside = hd.all((rel >= 0) & (rel <= dims), axis=-1)
