@@ -408,6 +408,8 @@ def native_device(device: Any) -> str | None:
     ------
     InvalidArgumentError
         For anything else.
+    UnsupportedError
+        For a device this machine does not have (TF would silently use the CPU).
     """
     if device is None:
         return None
@@ -426,11 +428,29 @@ def native_device(device: Any) -> str | None:
     else:
         kind, index = parse_device(name)
         out = f"/{kind.upper()}:{index}"
+    if out not in _present_devices():
+        raise UnsupportedError(
+            f"device: {device!r} is not a device of this machine (TensorFlow sees {sorted(_present_devices())}); "
+            "hedera never falls back to the CPU silently"
+        )
     try:
         _DEVICE_OF[device] = out
     except TypeError:
         pass
     return out
+
+
+_PRESENT: set[str] = set()
+
+
+def _present_devices() -> set[str]:
+    """The TF devices of this machine, as ``"/CPU:0"``, ``"/GPU:0"``... (read once)."""
+    if not _PRESENT:
+        for d in tf.config.list_logical_devices():
+            match = _TF_DEVICE_RE.search(d.name)
+            if match is not None:
+                _PRESENT.add(f"/{match.group(1).upper()}:{match.group(2)}")
+    return _PRESENT
 
 
 def device_name(tf_device: str) -> str:
