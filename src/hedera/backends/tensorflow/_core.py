@@ -430,8 +430,8 @@ def native_device(device: Any) -> str | None:
         out = f"/{kind.upper()}:{index}"
     if out not in _present_devices():
         raise UnsupportedError(
-            f"device: {device!r} is not a device of this machine (TensorFlow sees {sorted(_present_devices())}); "
-            "hedera never falls back to the CPU silently"
+            f"device: {device!r} is not a device of this machine (TensorFlow sees "
+            f"{sorted(_present_devices())}); hedera never falls back to the CPU silently"
         )
     try:
         _DEVICE_OF[device] = out
