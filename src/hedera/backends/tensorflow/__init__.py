@@ -2,14 +2,23 @@
 
 Works on TensorFlow 2.16 and later, without
 ``tf.experimental.numpy.experimental_enable_numpy_behavior()`` (hedera never changes
-TensorFlow's global behaviour). Every function works on eager tensors and, inside
-``tf.function``, on symbolic ones (sizes unknown at trace time are read with
-``tf.shape``; ranks must be known).
+TensorFlow's global behaviour). Every function works on eager tensors, on
+``tf.Variable``s, and, inside ``tf.function``, on symbolic tensors: sizes unknown at
+trace time are read with ``tf.shape`` (ranks must be known; ``unstack`` needs the
+static size of its axis, and ``allclose`` returns a bool tensor instead of a Python bool).
 
 Conventions (see ``_core.py``): default dtypes float32, complex64 and int64; the
 standard's type promotion, applied by the shims because TF ops refuse mixed dtypes;
 all 13 standard dtypes supported (unsigned ones through exact bit-casts where TF
-lacks kernels). Devices are spelled ``"cpu"``, ``"gpu:0"``.
+lacks kernels); NumPy's results where TF differs (NaN ordering in sorts, complex
+special values, integer division by zero, ``floor_divide`` of floats). Devices are
+spelled ``"cpu"``, ``"gpu:0"``; a device the machine lacks raises instead of TF's
+silent fallback to the CPU. ``from_dlpack`` copies memory TF cannot use in place
+(not 64-byte aligned), on which TF kernels would abort the process.
+
+Functions TF computes as the standard says are TF's own generated op functions
+(``sin`` is ``tf.math.sin``); binary functions call the raw op (``AddV2``, not
+``tf.math.add``, which adds a name scope), so ``hd.add`` is faster than ``tf.add``.
 """
 
 from __future__ import annotations
