@@ -156,16 +156,23 @@ def generate_function(fn: Function) -> str:
                 f"        f = {miss}",
             ]
         else:
-            same = " and ".join(f"type({a}) is t" for a in arrays[1:])
+            # same-type arrays hit the cache on their common type; other combinations
+            # (a Python scalar, say) on the tuple of types, which miss() also caches
+            rest = [f"t{i}" for i in range(1, len(arrays))]
+            same = " and ".join(f"{r} is t" for r in rest)
             lines += [
                 f"    t = type({first})",
+                *[f"    {r} = type({a})" for r, a in zip(rest, arrays[1:])],
                 f"    if {same}:",
                 "        try:",
                 f"            f = {cache}[t]",
                 "        except KeyError:",
                 f"            f = {miss}",
                 "    else:",
-                f"        f = {miss}",
+                "        try:",
+                f"            f = {cache}[t, {', '.join(rest)}]",
+                "        except KeyError:",
+                f"            f = {miss}",
             ]
     lines += [
         "    try:",

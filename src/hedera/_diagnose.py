@@ -64,7 +64,7 @@ def _check_axes(qualname: str, values: dict[str, Any]) -> None:
     ndim = len(x.shape) + (1 if qualname in _AXIS_ONE_PAST else 0)
     for param in _AXIS_PARAMS:
         value = values.get(param)
-        if value is None or qualname == "tensordot" and param == "axes":
+        if value is None or qualname in ("tensordot", "linalg.tensordot") and param == "axes":
             continue
         axes = value if isinstance(value, (tuple, list)) else (value,)
         for a in axes:

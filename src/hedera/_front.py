@@ -772,13 +772,17 @@ def add(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_add[t]
         except KeyError:
             f = _miss(_c_add, 'add', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_add, 'add', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_add[t, t1]
+        except KeyError:
+            f = _miss(_c_add, 'add', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -898,13 +902,17 @@ def atan2(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_atan2[t]
         except KeyError:
             f = _miss(_c_atan2, 'atan2', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_atan2, 'atan2', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_atan2[t, t1]
+        except KeyError:
+            f = _miss(_c_atan2, 'atan2', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -964,13 +972,17 @@ def bitwise_and(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_bitwise_and[t]
         except KeyError:
             f = _miss(_c_bitwise_and, 'bitwise_and', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_bitwise_and, 'bitwise_and', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_bitwise_and[t, t1]
+        except KeyError:
+            f = _miss(_c_bitwise_and, 'bitwise_and', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1000,13 +1012,17 @@ def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_bitwise_left_shift[t]
         except KeyError:
             f = _miss(_c_bitwise_left_shift, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_bitwise_left_shift, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_bitwise_left_shift[t, t1]
+        except KeyError:
+            f = _miss(_c_bitwise_left_shift, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1066,13 +1082,17 @@ def bitwise_or(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_bitwise_or[t]
         except KeyError:
             f = _miss(_c_bitwise_or, 'bitwise_or', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_bitwise_or, 'bitwise_or', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_bitwise_or[t, t1]
+        except KeyError:
+            f = _miss(_c_bitwise_or, 'bitwise_or', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1102,13 +1122,17 @@ def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_bitwise_right_shift[t]
         except KeyError:
             f = _miss(_c_bitwise_right_shift, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_bitwise_right_shift, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_bitwise_right_shift[t, t1]
+        except KeyError:
+            f = _miss(_c_bitwise_right_shift, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1138,13 +1162,17 @@ def bitwise_xor(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_bitwise_xor[t]
         except KeyError:
             f = _miss(_c_bitwise_xor, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_bitwise_xor, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_bitwise_xor[t, t1]
+        except KeyError:
+            f = _miss(_c_bitwise_xor, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1202,13 +1230,18 @@ def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(min) is t and type(max) is t:
+    t1 = type(min)
+    t2 = type(max)
+    if t1 is t and t2 is t:
         try:
             f = _c_clip[t]
         except KeyError:
             f = _miss(_c_clip, 'clip', (x, min, max), ('x', 'min', 'max'))
     else:
-        f = _miss(_c_clip, 'clip', (x, min, max), ('x', 'min', 'max'))
+        try:
+            f = _c_clip[t, t1, t2]
+        except KeyError:
+            f = _miss(_c_clip, 'clip', (x, min, max), ('x', 'min', 'max'))
     try:
         return f(x, min, max)
     except Exception as e:
@@ -1268,13 +1301,17 @@ def copysign(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_copysign[t]
         except KeyError:
             f = _miss(_c_copysign, 'copysign', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_copysign, 'copysign', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_copysign[t, t1]
+        except KeyError:
+            f = _miss(_c_copysign, 'copysign', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1364,13 +1401,17 @@ def divide(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_divide[t]
         except KeyError:
             f = _miss(_c_divide, 'divide', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_divide, 'divide', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_divide[t, t1]
+        except KeyError:
+            f = _miss(_c_divide, 'divide', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1400,13 +1441,17 @@ def equal(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_equal[t]
         except KeyError:
             f = _miss(_c_equal, 'equal', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_equal, 'equal', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_equal[t, t1]
+        except KeyError:
+            f = _miss(_c_equal, 'equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1526,13 +1571,17 @@ def floor_divide(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_floor_divide[t]
         except KeyError:
             f = _miss(_c_floor_divide, 'floor_divide', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_floor_divide, 'floor_divide', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_floor_divide[t, t1]
+        except KeyError:
+            f = _miss(_c_floor_divide, 'floor_divide', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1562,13 +1611,17 @@ def greater(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_greater[t]
         except KeyError:
             f = _miss(_c_greater, 'greater', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_greater, 'greater', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_greater[t, t1]
+        except KeyError:
+            f = _miss(_c_greater, 'greater', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1598,13 +1651,17 @@ def greater_equal(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_greater_equal[t]
         except KeyError:
             f = _miss(_c_greater_equal, 'greater_equal', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_greater_equal, 'greater_equal', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_greater_equal[t, t1]
+        except KeyError:
+            f = _miss(_c_greater_equal, 'greater_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1634,13 +1691,17 @@ def hypot(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_hypot[t]
         except KeyError:
             f = _miss(_c_hypot, 'hypot', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_hypot, 'hypot', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_hypot[t, t1]
+        except KeyError:
+            f = _miss(_c_hypot, 'hypot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1790,13 +1851,17 @@ def less(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_less[t]
         except KeyError:
             f = _miss(_c_less, 'less', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_less, 'less', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_less[t, t1]
+        except KeyError:
+            f = _miss(_c_less, 'less', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1826,13 +1891,17 @@ def less_equal(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_less_equal[t]
         except KeyError:
             f = _miss(_c_less_equal, 'less_equal', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_less_equal, 'less_equal', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_less_equal[t, t1]
+        except KeyError:
+            f = _miss(_c_less_equal, 'less_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1982,13 +2051,17 @@ def logaddexp(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_logaddexp[t]
         except KeyError:
             f = _miss(_c_logaddexp, 'logaddexp', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_logaddexp, 'logaddexp', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_logaddexp[t, t1]
+        except KeyError:
+            f = _miss(_c_logaddexp, 'logaddexp', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2018,13 +2091,17 @@ def logical_and(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_logical_and[t]
         except KeyError:
             f = _miss(_c_logical_and, 'logical_and', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_logical_and, 'logical_and', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_logical_and[t, t1]
+        except KeyError:
+            f = _miss(_c_logical_and, 'logical_and', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2084,13 +2161,17 @@ def logical_or(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_logical_or[t]
         except KeyError:
             f = _miss(_c_logical_or, 'logical_or', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_logical_or, 'logical_or', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_logical_or[t, t1]
+        except KeyError:
+            f = _miss(_c_logical_or, 'logical_or', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2120,13 +2201,17 @@ def logical_xor(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_logical_xor[t]
         except KeyError:
             f = _miss(_c_logical_xor, 'logical_xor', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_logical_xor, 'logical_xor', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_logical_xor[t, t1]
+        except KeyError:
+            f = _miss(_c_logical_xor, 'logical_xor', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2156,13 +2241,17 @@ def maximum(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_maximum[t]
         except KeyError:
             f = _miss(_c_maximum, 'maximum', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_maximum, 'maximum', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_maximum[t, t1]
+        except KeyError:
+            f = _miss(_c_maximum, 'maximum', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2192,13 +2281,17 @@ def minimum(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_minimum[t]
         except KeyError:
             f = _miss(_c_minimum, 'minimum', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_minimum, 'minimum', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_minimum[t, t1]
+        except KeyError:
+            f = _miss(_c_minimum, 'minimum', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2228,13 +2321,17 @@ def multiply(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_multiply[t]
         except KeyError:
             f = _miss(_c_multiply, 'multiply', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_multiply, 'multiply', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_multiply[t, t1]
+        except KeyError:
+            f = _miss(_c_multiply, 'multiply', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2294,13 +2391,17 @@ def nextafter(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_nextafter[t]
         except KeyError:
             f = _miss(_c_nextafter, 'nextafter', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_nextafter, 'nextafter', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_nextafter[t, t1]
+        except KeyError:
+            f = _miss(_c_nextafter, 'nextafter', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2330,13 +2431,17 @@ def not_equal(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_not_equal[t]
         except KeyError:
             f = _miss(_c_not_equal, 'not_equal', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_not_equal, 'not_equal', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_not_equal[t, t1]
+        except KeyError:
+            f = _miss(_c_not_equal, 'not_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2396,13 +2501,17 @@ def pow(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_pow[t]
         except KeyError:
             f = _miss(_c_pow, 'pow', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_pow, 'pow', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_pow[t, t1]
+        except KeyError:
+            f = _miss(_c_pow, 'pow', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2492,13 +2601,17 @@ def remainder(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_remainder[t]
         except KeyError:
             f = _miss(_c_remainder, 'remainder', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_remainder, 'remainder', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_remainder[t, t1]
+        except KeyError:
+            f = _miss(_c_remainder, 'remainder', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2738,13 +2851,17 @@ def subtract(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_subtract[t]
         except KeyError:
             f = _miss(_c_subtract, 'subtract', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_subtract, 'subtract', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_subtract[t, t1]
+        except KeyError:
+            f = _miss(_c_subtract, 'subtract', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2866,13 +2983,17 @@ def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = No
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(indices) is t:
+    t1 = type(indices)
+    if t1 is t:
         try:
             f = _c_take[t]
         except KeyError:
             f = _miss(_c_take, 'take', (x, indices), ('x', 'indices'))
     else:
-        f = _miss(_c_take, 'take', (x, indices), ('x', 'indices'))
+        try:
+            f = _c_take[t, t1]
+        except KeyError:
+            f = _miss(_c_take, 'take', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, axis=axis)
     except Exception as e:
@@ -2904,13 +3025,17 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] 
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(indices) is t:
+    t1 = type(indices)
+    if t1 is t:
         try:
             f = _c_take_along_axis[t]
         except KeyError:
             f = _miss(_c_take_along_axis, 'take_along_axis', (x, indices), ('x', 'indices'))
     else:
-        f = _miss(_c_take_along_axis, 'take_along_axis', (x, indices), ('x', 'indices'))
+        try:
+            f = _c_take_along_axis[t, t1]
+        except KeyError:
+            f = _miss(_c_take_along_axis, 'take_along_axis', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, axis=axis)
     except Exception as e:
@@ -2940,13 +3065,17 @@ def matmul(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_matmul[t]
         except KeyError:
             f = _miss(_c_matmul, 'matmul', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_matmul, 'matmul', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_matmul[t, t1]
+        except KeyError:
+            f = _miss(_c_matmul, 'matmul', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -3008,13 +3137,17 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_tensordot[t]
         except KeyError:
             f = _miss(_c_tensordot, 'tensordot', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_tensordot, 'tensordot', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_tensordot[t, t1]
+        except KeyError:
+            f = _miss(_c_tensordot, 'tensordot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axes=axes)
     except Exception as e:
@@ -3046,13 +3179,17 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) 
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_vecdot[t]
         except KeyError:
             f = _miss(_c_vecdot, 'vecdot', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_vecdot, 'vecdot', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_vecdot[t, t1]
+        except KeyError:
+            f = _miss(_c_vecdot, 'vecdot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
@@ -3296,13 +3433,17 @@ def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = 
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(repeats) is t:
+    t1 = type(repeats)
+    if t1 is t:
         try:
             f = _c_repeat[t]
         except KeyError:
             f = _miss(_c_repeat, 'repeat', (x, repeats), ('x', 'repeats'))
     else:
-        f = _miss(_c_repeat, 'repeat', (x, repeats), ('x', 'repeats'))
+        try:
+            f = _c_repeat[t, t1]
+        except KeyError:
+            f = _miss(_c_repeat, 'repeat', (x, repeats), ('x', 'repeats'))
     try:
         return f(x, repeats, axis=axis)
     except Exception as e:
@@ -3653,13 +3794,18 @@ def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) 
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t and type(sorter) is t:
+    t1 = type(x2)
+    t2 = type(sorter)
+    if t1 is t and t2 is t:
         try:
             f = _c_searchsorted[t]
         except KeyError:
             f = _miss(_c_searchsorted, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
     else:
-        f = _miss(_c_searchsorted, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
+        try:
+            f = _c_searchsorted[t, t1, t2]
+        except KeyError:
+            f = _miss(_c_searchsorted, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
     try:
         return f(x1, x2, side=side, sorter=sorter)
     except Exception as e:
@@ -3691,13 +3837,18 @@ def where(condition: Array, x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(condition)
-    if type(x1) is t and type(x2) is t:
+    t1 = type(x1)
+    t2 = type(x2)
+    if t1 is t and t2 is t:
         try:
             f = _c_where[t]
         except KeyError:
             f = _miss(_c_where, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
     else:
-        f = _miss(_c_where, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
+        try:
+            f = _c_where[t, t1, t2]
+        except KeyError:
+            f = _miss(_c_where, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
     try:
         return f(condition, x1, x2)
     except Exception as e:
@@ -3727,13 +3878,17 @@ def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_isin[t]
         except KeyError:
             f = _miss(_c_isin, 'isin', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_isin, 'isin', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_isin[t, t1]
+        except KeyError:
+            f = _miss(_c_isin, 'isin', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, invert=invert)
     except Exception as e:
@@ -4325,13 +4480,18 @@ def diff(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, n=1, prepend: 
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(prepend) is t and type(append) is t:
+    t1 = type(prepend)
+    t2 = type(append)
+    if t1 is t and t2 is t:
         try:
             f = _c_diff[t]
         except KeyError:
             f = _miss(_c_diff, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
     else:
-        f = _miss(_c_diff, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
+        try:
+            f = _c_diff[t, t1, t2]
+        except KeyError:
+            f = _miss(_c_diff, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
     try:
         return f(x, axis=axis, n=n, prepend=prepend, append=append)
     except Exception as e:
@@ -4361,13 +4521,17 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_allclose[t]
         except KeyError:
             f = _miss(_c_allclose, 'allclose', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_allclose, 'allclose', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_allclose[t, t1]
+        except KeyError:
+            f = _miss(_c_allclose, 'allclose', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except Exception as e:
@@ -4487,13 +4651,17 @@ def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
         Native arrays of the same backend.
     """
     t = type(x)
-    if type(indices) is t:
+    t1 = type(indices)
+    if t1 is t:
         try:
             f = _c_gather_nd[t]
         except KeyError:
             f = _miss(_c_gather_nd, 'gather_nd', (x, indices), ('x', 'indices'))
     else:
-        f = _miss(_c_gather_nd, 'gather_nd', (x, indices), ('x', 'indices'))
+        try:
+            f = _c_gather_nd[t, t1]
+        except KeyError:
+            f = _miss(_c_gather_nd, 'gather_nd', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, batch_dims=batch_dims)
     except Exception as e:
@@ -4523,13 +4691,17 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_isclose[t]
         except KeyError:
             f = _miss(_c_isclose, 'isclose', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_isclose, 'isclose', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_isclose[t, t1]
+        except KeyError:
+            f = _miss(_c_isclose, 'isclose', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except Exception as e:
@@ -4657,13 +4829,17 @@ def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) 
         Native arrays of the same backend.
     """
     t = type(indices)
-    if type(updates) is t:
+    t1 = type(updates)
+    if t1 is t:
         try:
             f = _c_scatter_nd[t]
         except KeyError:
             f = _miss(_c_scatter_nd, 'scatter_nd', (indices, updates), ('indices', 'updates'))
     else:
-        f = _miss(_c_scatter_nd, 'scatter_nd', (indices, updates), ('indices', 'updates'))
+        try:
+            f = _c_scatter_nd[t, t1]
+        except KeyError:
+            f = _miss(_c_scatter_nd, 'scatter_nd', (indices, updates), ('indices', 'updates'))
     try:
         return f(indices, updates, shape)
     except Exception as e:
@@ -4881,13 +5057,17 @@ def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None 
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_cross[t]
         except KeyError:
             f = _miss(_c_linalg_cross, 'linalg.cross', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_cross, 'linalg.cross', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_cross[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_cross, 'linalg.cross', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
@@ -5067,13 +5247,17 @@ def linalg_matmul(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_matmul[t]
         except KeyError:
             f = _miss(_c_linalg_matmul, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_matmul, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_matmul[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_matmul, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -5225,13 +5409,17 @@ def linalg_outer(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_outer[t]
         except KeyError:
             f = _miss(_c_linalg_outer, 'linalg.outer', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_outer, 'linalg.outer', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_outer[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_outer, 'linalg.outer', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -5351,13 +5539,17 @@ def linalg_solve(x1: Array, x2: Array, /) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_solve[t]
         except KeyError:
             f = _miss(_c_linalg_solve, 'linalg.solve', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_solve, 'linalg.solve', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_solve[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_solve, 'linalg.solve', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -5449,13 +5641,17 @@ def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_tensordot[t]
         except KeyError:
             f = _miss(_c_linalg_tensordot, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_tensordot, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_tensordot[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_tensordot, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axes=axes)
     except Exception as e:
@@ -5519,13 +5715,17 @@ def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None
         Native arrays of the same backend.
     """
     t = type(x1)
-    if type(x2) is t:
+    t1 = type(x2)
+    if t1 is t:
         try:
             f = _c_linalg_vecdot[t]
         except KeyError:
             f = _miss(_c_linalg_vecdot, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
     else:
-        f = _miss(_c_linalg_vecdot, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
+        try:
+            f = _c_linalg_vecdot[t, t1]
+        except KeyError:
+            f = _miss(_c_linalg_vecdot, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
