@@ -68,6 +68,8 @@ from .io import load, save
 from .autodiff import execute_with_gradients, grad, jacobian, jvp, stop_gradient, value_and_grad, vjp, vmap
 from .jit import jit
 from . import random
+from . import nn_ops
+from . import nn
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -90,5 +92,5 @@ __all__ = [
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
-    "jit", "random",
+    "jit", "random", "nn", "nn_ops",
 ]  # fmt: skip

@@ -1,0 +1,142 @@
+"""Neural-network kernels for the torch backend: ``torch.nn.functional`` with hedera's layouts.
+
+The kernels of :mod:`hedera.nn_ops`, with the same names and signatures in every
+backend; arguments arrive normalised from :mod:`hedera.nn.functional`.
+Channels-last inputs are viewed as channels-first (``movedim``, no copy) for
+torch's kernels, and hedera's kernel layout ``(*k, in // groups, out)`` is
+permuted to torch's ``(out, in // groups, *k)``. torch pads symmetrically only,
+so asymmetric padding is applied with ``F.pad`` first.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F  # noqa: N812  (the universal spelling)
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+_MAX_POOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+
+# ---- activations ------------------------------------------------------------------------------
+
+relu = torch.relu
+leaky_relu = F.leaky_relu
+elu = F.elu
+selu = torch.selu
+silu = F.silu
+mish = F.mish
+sigmoid = torch.sigmoid
+log_sigmoid = F.logsigmoid
+hard_sigmoid = F.hardsigmoid
+hard_swish = F.hardswish
+softmax = torch.softmax
+log_softmax = torch.log_softmax
+
+
+def gelu(x, approximate):
+    # torch spells the choice as a string
+    return F.gelu(x, approximate="tanh" if approximate else "none")
+
+
+def softplus(x):
+    # F.softplus is linear above x = 20 (an error below 2.1e-9); logaddexp is exact everywhere
+    return torch.logaddexp(x, torch.zeros((), dtype=x.dtype, device=x.device))
+
+
+# ---- convolutions ----------------------------------------------------------------------------
+
+
+def _to_first(x, channels_last):
+    return x.movedim(-1, 1) if channels_last else x
+
+
+def _from_first(y, channels_last):
+    return y.movedim(1, -1) if channels_last else y
+
+
+def _torch_pad(padding):
+    """F.pad's flat list (last spatial axis first) for (low, high) pairs."""
+    return [p for pair in reversed(padding) for p in pair]
+
+
+def _symmetric(padding):
+    return all(lo == hi for lo, hi in padding)
+
+
+def conv(x, weight, bias, stride, padding, dilation, groups, channels_last):
+    nd = len(stride)
+    x = _to_first(x, channels_last)
+    w = weight.permute(nd + 1, nd, *range(nd))  # (*k, I/g, O) -> (O, I/g, *k)
+    if _symmetric(padding):
+        pad = tuple(lo for lo, _ in padding)
+    else:
+        x = F.pad(x, _torch_pad(padding))
+        pad = 0
+    y = _CONV[nd](x, w, bias, stride, pad, dilation, groups)
+    return _from_first(y, channels_last)
+
+
+def conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups, channels_last):
+    nd = len(stride)
+    x = _to_first(x, channels_last)
+    w = weight.permute(nd + 1, nd, *range(nd))  # (*k, O/g, I) -> (I, O/g, *k)
+    native = _symmetric(padding) and all(
+        op < max(s, d) for op, s, d in zip(output_padding, stride, dilation, strict=True)
+    )
+    if native:
+        pad = tuple(lo for lo, _ in padding)
+        y = _CONV_T[nd](x, w, bias, stride, pad, tuple(output_padding), groups, dilation)
+        return _from_first(y, channels_last)
+    # torch crops symmetrically only: compute the full output, then crop (and pad) each side
+    y = _CONV_T[nd](x, w, None, stride, 0, 0, groups, dilation)
+    crop = [slice(None), slice(None)]
+    grow = []
+    for axis, ((lo, hi), op) in enumerate(zip(padding, output_padding, strict=True)):
+        size = y.shape[axis + 2]
+        crop.append(slice(lo, size - max(hi - op, 0)))
+        grow.append((0, max(op - hi, 0)))
+    y = y[tuple(crop)]
+    if any(g for _, g in grow):
+        y = F.pad(y, _torch_pad(grow))
+    if bias is not None:
+        y = y + bias.reshape(-1, *([1] * nd))
+    return _from_first(y, channels_last)
+
+
+# ---- pooling ---------------------------------------------------------------------------------
+
+
+def _native_pad(padding, window):
+    """Whether torch's own pooling padding fits: symmetric and at most half the window."""
+    return _symmetric(padding) and all(lo <= k // 2 for (lo, _), k in zip(padding, window, strict=True))
+
+
+def max_pool(x, window, stride, padding, channels_last):
+    nd = len(window)
+    x = _to_first(x, channels_last)
+    if _native_pad(padding, window):
+        pad = tuple(lo for lo, _ in padding)
+    else:
+        x = F.pad(x, _torch_pad(padding), value=-math.inf)
+        pad = 0
+    y = _MAX_POOL[nd](x, window, stride, pad)
+    return _from_first(y, channels_last)
+
+
+def avg_pool(x, window, stride, padding, count_include_pad, channels_last):
+    nd = len(window)
+    x = _to_first(x, channels_last)
+    if _native_pad(padding, window):
+        pad = tuple(lo for lo, _ in padding)
+        y = _AVG_POOL[nd](x, window, stride, pad, False, count_include_pad)
+        return _from_first(y, channels_last)
+    size = x.shape[2:]
+    x = F.pad(x, _torch_pad(padding))
+    y = _AVG_POOL[nd](x, window, stride, 0)
+    if not count_include_pad:  # rescale by the share of each window inside the input
+        ones = F.pad(torch.ones((1, 1, *size), dtype=x.dtype, device=x.device), _torch_pad(padding))
+        y = y / _AVG_POOL[nd](ones, window, stride, 0)
+    return _from_first(y, channels_last)

@@ -1,0 +1,41 @@
+"""``hedera.nn.functional``: neural-network operations as pure functions of native arrays.
+
+Activations, layers as functions (``linear``, convolutions, pooling,
+normalisation, dropout, embedding, attention, recurrent cells) and losses, with
+the same semantics on NumPy (forward passes), PyTorch, JAX and TensorFlow.
+Convolutions, pooling and activations run each framework's own kernel through
+:mod:`hedera.nn_ops`; the rest is written in hedera's public API.
+
+Conventions (docs/nn.md): ``data_format="channels_last"`` by default
+(``(batch, *spatial, channels)``; ``"channels_first"`` for PyTorch's layout);
+convolution weights ``(*kernel_size, in_channels // groups, out_channels)`` on
+every backend and in both data formats; ``linear`` weights ``(in, out)``;
+``padding`` ``"SAME"``, ``"VALID"``, an int or ``(low, high)`` pairs. Bad
+strings raise :class:`hedera.InvalidArgumentError` naming the argument and the
+allowed values; inputs of the wrong rank or channel count raise
+:class:`hedera.ShapeError` naming the op and the expected shape.
+"""
+
+from __future__ import annotations
+
+from .. import losses
+from ..losses import *  # noqa: F403
+from . import activations, attention, basic, conv, normalization, pooling, recurrent
+from .activations import *  # noqa: F403
+from .attention import *  # noqa: F403
+from .basic import *  # noqa: F403
+from .conv import *  # noqa: F403
+from .normalization import *  # noqa: F403
+from .pooling import *  # noqa: F403
+from .recurrent import *  # noqa: F403
+
+__all__ = [
+    *activations.__all__,
+    *attention.__all__,
+    *basic.__all__,
+    *conv.__all__,
+    *normalization.__all__,
+    *pooling.__all__,
+    *recurrent.__all__,
+    *losses.__all__,
+]

@@ -1,0 +1,172 @@
+"""Recurrent cells: ``lstm_cell``, ``lstm`` over a sequence, ``gru_cell``.
+
+PyTorch's equations and gate order, with :func:`linear`'s ``(in, out)`` weight
+layout: hedera's ``w_ih`` is the transpose of ``torch.nn.LSTM.weight_ih_l0``.
+Two biases, as PyTorch (Keras' single LSTM bias is ``b_ih`` with ``b_hh=None``;
+the GRU needs both, since ``b_hn`` sits inside the reset gate).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hedera as hd
+
+from . import _args
+from .activations import sigmoid
+
+__all__ = ["gru_cell", "lstm", "lstm_cell"]
+
+Array = Any
+
+
+def _check_weights(op: str, x: Array, h: Array, w_ih: Array, w_hh: Array, b_ih, b_hh, gates: int) -> int:
+    """The hidden size, after checking every shape against it."""
+    xs, hs = _args.shape_of(x), _args.shape_of(h)
+    wi, wh = _args.shape_of(w_ih), _args.shape_of(w_hh)
+    if len(hs) < 1:
+        raise hd.ShapeError(f"{op}: the hidden state must have shape (..., hidden_size), got shape {hs}")
+    hidden = hs[-1]
+    if len(xs) < 1 or wi != (xs[-1], gates * hidden):
+        raise hd.ShapeError(
+            f"{op}: w_ih must have shape (input_size, {gates} * hidden_size) = ({xs[-1] if xs else '?'}, "
+            f"{gates * hidden}) for x of shape {xs} and hidden state of shape {hs}, got shape {wi}"
+        )
+    if wh != (hidden, gates * hidden):
+        raise hd.ShapeError(
+            f"{op}: w_hh must have shape (hidden_size, {gates} * hidden_size) = "
+            f"({hidden}, {gates * hidden}), got shape {wh}"
+        )
+    _args.vector_param(op, "b_ih", b_ih, gates * hidden)
+    _args.vector_param(op, "b_hh", b_hh, gates * hidden)
+    return hidden
+
+
+def _lstm_step(gates_x: Array, h: Array, c: Array, w_hh: Array, b_hh: Array | None) -> tuple[Array, Array]:
+    """One LSTM step from the input's precomputed gate contributions ``x @ w_ih + b_ih``."""
+    gates = hd.add(gates_x, hd.matmul(h, w_hh))
+    if b_hh is not None:
+        gates = hd.add(gates, b_hh)
+    i, f, g, o = hd.split(gates, 4, axis=-1)
+    c = hd.add(hd.multiply(sigmoid(f), c), hd.multiply(sigmoid(i), hd.tanh(g)))
+    h = hd.multiply(sigmoid(o), hd.tanh(c))
+    return h, c
+
+
+def _input_gates(x: Array, w_ih: Array, b_ih: Array | None) -> Array:
+    gates = hd.matmul(x, w_ih)
+    return gates if b_ih is None else hd.add(gates, b_ih)
+
+
+def lstm_cell(
+    x: Array,
+    state: tuple[Array, Array],
+    w_ih: Array,
+    w_hh: Array,
+    b_ih: Array | None = None,
+    b_hh: Array | None = None,
+) -> tuple[Array, Array]:
+    """One LSTM step.
+
+    ``i, f, g, o = split(x @ w_ih + b_ih + h @ w_hh + b_hh, 4)`` (PyTorch's order),
+    ``c' = sigmoid(f) * c + sigmoid(i) * tanh(g)``, ``h' = sigmoid(o) * tanh(c')``.
+
+    Parameters
+    ----------
+    x : array, shape ``(..., input_size)``
+    state : pair of arrays ``(h, c)``, each ``(..., hidden_size)``
+    w_ih : array, shape ``(input_size, 4 * hidden_size)``
+    w_hh : array, shape ``(hidden_size, 4 * hidden_size)``
+    b_ih, b_hh : arrays of shape ``(4 * hidden_size,)``, optional
+
+    Returns
+    -------
+    (h', c') : arrays of shape ``(..., hidden_size)``
+    """
+    h, c = state
+    _check_weights("lstm_cell", x, h, w_ih, w_hh, b_ih, b_hh, 4)
+    return _lstm_step(_input_gates(x, w_ih, b_ih), h, c, w_hh, b_hh)
+
+
+def lstm(
+    x: Array,
+    state: tuple[Array, Array] | None,
+    w_ih: Array,
+    w_hh: Array,
+    b_ih: Array | None = None,
+    b_hh: Array | None = None,
+) -> tuple[Array, tuple[Array, Array]]:
+    """An LSTM layer over a sequence (batch first), unrolled in Python: :func:`lstm_cell` at each step.
+
+    Parameters
+    ----------
+    x : array, shape ``(batch, time, input_size)``
+    state : pair ``(h0, c0)`` of arrays ``(batch, hidden_size)``, or None for zeros
+    w_ih, w_hh, b_ih, b_hh
+        As in :func:`lstm_cell`.
+
+    Returns
+    -------
+    outputs : array, shape ``(batch, time, hidden_size)``
+        The hidden state after each step.
+    (h, c) : the final state, each ``(batch, hidden_size)``.
+
+    Notes
+    -----
+    The input projection of all steps is one matrix product; the loop runs the
+    recurrence only. Under ``hd.jit``/``jax.jit`` the loop is unrolled at trace
+    time, one block per step.
+    """
+    xs = _args.expect_rank("lstm", x, 3, "(batch, time, input_size)")
+    if state is None:
+        ws = _args.shape_of(w_hh)
+        if len(ws) != 2:
+            raise hd.ShapeError(f"lstm: w_hh must have shape (hidden_size, 4 * hidden_size), got shape {ws}")
+        h = c = hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, : ws[0]]))  # (batch, hidden)
+    else:
+        h, c = state
+    _check_weights("lstm", x[:, 0], h, w_ih, w_hh, b_ih, b_hh, 4)
+    gates_x = _input_gates(x, w_ih, b_ih)  # (batch, time, 4 * hidden)
+    outputs = []
+    for t in range(xs[1]):
+        h, c = _lstm_step(gates_x[:, t], h, c, w_hh, b_hh)
+        outputs.append(h)
+    return hd.stack(outputs, axis=1), (h, c)
+
+
+def gru_cell(
+    x: Array,
+    h: Array,
+    w_ih: Array,
+    w_hh: Array,
+    b_ih: Array | None = None,
+    b_hh: Array | None = None,
+) -> Array:
+    """One GRU step (PyTorch's equations; Keras' ``reset_after=True``).
+
+    ``r, z, n`` gates in that order: ``r = sigmoid(x W_ir + b_ir + h W_hr + b_hr)``,
+    ``z`` likewise, ``n = tanh(x W_in + b_in + r * (h W_hn + b_hn))``,
+    ``h' = (1 - z) * n + z * h``.
+
+    Parameters
+    ----------
+    x : array, shape ``(..., input_size)``
+    h : array, shape ``(..., hidden_size)``
+    w_ih : array, shape ``(input_size, 3 * hidden_size)``
+    w_hh : array, shape ``(hidden_size, 3 * hidden_size)``
+    b_ih, b_hh : arrays of shape ``(3 * hidden_size,)``, optional
+
+    Returns
+    -------
+    array, shape ``(..., hidden_size)``: the new hidden state.
+    """
+    _check_weights("gru_cell", x, h, w_ih, w_hh, b_ih, b_hh, 3)
+    xr, xz, xn = hd.split(_input_gates(x, w_ih, b_ih), 3, axis=-1)
+    hh = hd.matmul(h, w_hh)
+    if b_hh is not None:
+        hh = hd.add(hh, b_hh)
+    hr, hz, hn = hd.split(hh, 3, axis=-1)
+    r = sigmoid(hd.add(xr, hr))
+    z = sigmoid(hd.add(xz, hz))
+    n = hd.tanh(hd.add(xn, hd.multiply(r, hn)))
+    return hd.add(n, hd.multiply(z, hd.subtract(h, n)))

@@ -1,0 +1,254 @@
+"""Loss functions, PyTorch's definitions, on every backend (also exported by ``hedera.nn.functional``).
+
+Each takes ``reduction``: ``"mean"`` (default; the mean over every element of
+the unreduced loss), ``"sum"``, or ``"none"`` (the elementwise loss). Predictions
+and targets must have the shapes stated (no silent broadcasting); the class axis
+of ``cross_entropy``/``nll_loss`` is ``axis`` (default ``-1``, channels last;
+PyTorch's is ``1``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hedera as hd
+
+from .functional import _args
+from .functional.activations import log_sigmoid, log_softmax
+
+__all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cross_entropy",
+    "huber",
+    "kl_div",
+    "l1",
+    "mse",
+    "nll_loss",
+]
+
+Array = Any
+
+
+def _same_shape(
+    op: str, prediction: Array, target: Array, names: tuple[str, str] = ("input", "target")
+) -> None:
+    ps, ts = _args.shape_of(prediction), _args.shape_of(target)
+    if ps != ts:
+        raise hd.ShapeError(f"{op}: {names[1]} must have the shape of {names[0]}, {ps}, got shape {ts}")
+
+
+def _class_axis(op: str, shape: tuple, axis: int) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+        raise hd.InvalidAxisError(
+            f"{op}: axis={axis!r} is out of range for input of shape {shape}; expected the class axis, "
+            f"an integer in [{-len(shape)}, {len(shape) - 1}]"
+        )
+    return axis % len(shape)
+
+
+def _pick(op: str, log_probs: Array, targets: Array, axis: int) -> Array:
+    """``log_probs`` at the integer class ``targets`` along ``axis`` (which ``targets`` lacks)."""
+    shape = _args.shape_of(log_probs)
+    expected = shape[:axis] + shape[axis + 1 :]
+    if _args.shape_of(targets) != expected:
+        raise hd.ShapeError(
+            f"{op}: integer targets must have the input's shape without the class axis {axis}, "
+            f"{expected}, got shape {_args.shape_of(targets)}"
+        )
+    index = hd.expand_dims(targets, axis=axis)
+    return hd.squeeze(hd.take_along_axis(log_probs, index, axis=axis), axis=axis)
+
+
+def nll_loss(log_probs: Array, targets: Array, *, axis: int = -1, reduction: str = "mean") -> Array:
+    """Negative log-likelihood of integer class targets: ``-log_probs[..., target, ...]``.
+
+    Parameters
+    ----------
+    log_probs : array, shape ``(..., classes, ...)`` with the classes along ``axis``
+        Log-probabilities (for instance :func:`~hedera.nn.functional.log_softmax`).
+    targets : integer array, the shape of ``log_probs`` without ``axis``
+    axis : int
+        The class axis (default ``-1``).
+    reduction : {"mean", "sum", "none"}
+
+    Returns
+    -------
+    array: a scalar, or the per-example losses for ``"none"``.
+    """
+    _args.check_reduction("nll_loss", reduction)
+    axis = _class_axis("nll_loss", _args.shape_of(log_probs), axis)
+    if not hd.isdtype(hd.dtype(targets), "integral"):
+        raise hd.DtypeError(
+            f"nll_loss: targets must be integer class indices, got dtype {hd.dtype(targets).name}"
+        )
+    return _args.reduce(hd.negative(_pick("nll_loss", log_probs, targets, axis)), reduction)
+
+
+def cross_entropy(
+    logits: Array,
+    targets: Array,
+    *,
+    axis: int = -1,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Array:
+    """Cross-entropy between the softmax of ``logits`` and the targets (PyTorch's ``F.cross_entropy``).
+
+    Parameters
+    ----------
+    logits : array, shape ``(..., classes, ...)`` with the classes along ``axis``
+        Unnormalised scores.
+    targets : array
+        Either integer class indices, the shape of ``logits`` without ``axis``; or
+        class probabilities (one-hot, say), the shape of ``logits``.
+    axis : int
+        The class axis (default ``-1``).
+    reduction : {"mean", "sum", "none"}
+    label_smoothing : float in ``[0, 1]``
+        Mixes the targets with the uniform distribution:
+        ``(1 - label_smoothing) * target + label_smoothing / classes``.
+
+    Returns
+    -------
+    array: a scalar, or the per-example losses (``logits``'s shape without ``axis``) for ``"none"``.
+
+    Examples
+    --------
+    >>> import numpy as np, hedera as hd
+    >>> logits = np.array([[2.0, 0.0, 0.0]])
+    >>> round(float(hd.nn.functional.cross_entropy(logits, np.array([0]))), 4)
+    0.2395
+    """
+    op = "cross_entropy"
+    _args.check_reduction(op, reduction)
+    shape = _args.shape_of(logits)
+    axis = _class_axis(op, shape, axis)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise hd.InvalidArgumentError(f"{op}: label_smoothing must be in [0, 1], got {label_smoothing}")
+    log_probs = log_softmax(logits, axis=axis)
+    if hd.isdtype(hd.dtype(targets), "integral"):
+        loss = hd.negative(_pick(op, log_probs, targets, axis))
+        if label_smoothing:
+            uniform = hd.negative(hd.mean(log_probs, axis=axis))
+            loss = hd.add(hd.multiply(loss, 1.0 - label_smoothing), hd.multiply(uniform, label_smoothing))
+    else:
+        _same_shape(op, logits, targets, ("logits", "probability targets"))
+        if label_smoothing:
+            targets = hd.add(hd.multiply(targets, 1.0 - label_smoothing), label_smoothing / shape[axis])
+        loss = hd.negative(hd.sum(hd.multiply(targets, log_probs), axis=axis))
+    return _args.reduce(loss, reduction)
+
+
+def binary_cross_entropy(probs: Array, targets: Array, *, reduction: str = "mean") -> Array:
+    """Binary cross-entropy of probabilities: ``-(t log p + (1 - t) log(1 - p))``.
+
+    Each log is clamped at ``-100``, as PyTorch, so that ``p = 0`` or ``1`` gives
+    a finite loss; prefer :func:`binary_cross_entropy_with_logits`, which is
+    stable and has finite gradients everywhere.
+
+    Parameters
+    ----------
+    probs : array in ``[0, 1]``, any shape
+    targets : array of the same shape, in ``[0, 1]``
+    reduction : {"mean", "sum", "none"}
+    """
+    op = "binary_cross_entropy"
+    _args.check_reduction(op, reduction)
+    _same_shape(op, probs, targets, ("probs", "targets"))
+    log_p = hd.maximum(hd.log(probs), -100.0)
+    log_q = hd.maximum(hd.log1p(hd.negative(probs)), -100.0)
+    loss = hd.negative(hd.add(hd.multiply(targets, log_p), hd.multiply(hd.subtract(1.0, targets), log_q)))
+    return _args.reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(
+    logits: Array, targets: Array, *, pos_weight: Array | float | None = None, reduction: str = "mean"
+) -> Array:
+    """Binary cross-entropy of ``sigmoid(logits)``, computed stably from the logits.
+
+    ``-(pos_weight * t * log_sigmoid(x) + (1 - t) * log_sigmoid(-x))``.
+
+    Parameters
+    ----------
+    logits : array, any shape
+    targets : array of the same shape, in ``[0, 1]``
+    pos_weight : float or array broadcastable to the last axis, optional
+        Weight of the positive term (PyTorch's ``pos_weight``).
+    reduction : {"mean", "sum", "none"}
+    """
+    op = "binary_cross_entropy_with_logits"
+    _args.check_reduction(op, reduction)
+    _same_shape(op, logits, targets, ("logits", "targets"))
+    positive = hd.multiply(targets, log_sigmoid(logits))
+    if pos_weight is not None:
+        positive = hd.multiply(positive, pos_weight)
+    negative = hd.multiply(hd.subtract(1.0, targets), log_sigmoid(hd.negative(logits)))
+    return _args.reduce(hd.negative(hd.add(positive, negative)), reduction)
+
+
+def mse(input: Array, target: Array, *, reduction: str = "mean") -> Array:
+    """Mean squared error: ``(input - target) ** 2``, reduced."""
+    _args.check_reduction("mse", reduction)
+    _same_shape("mse", input, target)
+    return _args.reduce(hd.square(hd.subtract(input, target)), reduction)
+
+
+def l1(input: Array, target: Array, *, reduction: str = "mean") -> Array:
+    """Mean absolute error: ``|input - target|``, reduced."""
+    _args.check_reduction("l1", reduction)
+    _same_shape("l1", input, target)
+    return _args.reduce(hd.abs(hd.subtract(input, target)), reduction)
+
+
+def huber(input: Array, target: Array, *, delta: float = 1.0, reduction: str = "mean") -> Array:
+    """Huber loss (PyTorch's ``huber_loss``): quadratic within ``delta``, linear outside.
+
+    ``0.5 d**2`` where ``|d| < delta``, else ``delta * (|d| - 0.5 delta)``, with
+    ``d = input - target``.
+    """
+    op = "huber"
+    _args.check_reduction(op, reduction)
+    _same_shape(op, input, target)
+    if not delta > 0:
+        raise hd.InvalidArgumentError(f"{op}: delta must be positive, got {delta}")
+    d = hd.subtract(input, target)
+    a = hd.abs(d)
+    quadratic = hd.multiply(hd.square(d), 0.5)
+    linear = hd.multiply(hd.subtract(a, 0.5 * delta), delta)
+    return _args.reduce(hd.where(hd.less(a, delta), quadratic, linear), reduction)
+
+
+def kl_div(input: Array, target: Array, *, reduction: str = "mean", log_target: bool = False) -> Array:
+    """Kullback-Leibler divergence ``KL(target || exp(input))`` (PyTorch's ``F.kl_div``).
+
+    Pointwise ``target * (log(target) - input)``, 0 where ``target == 0``.
+
+    Parameters
+    ----------
+    input : array
+        Log-probabilities.
+    target : array of the same shape
+        Probabilities (log-probabilities if ``log_target``).
+    reduction : {"mean", "batchmean", "sum", "none"}
+        ``"mean"`` averages over every element (PyTorch's default, not the
+        divergence); ``"batchmean"`` sums and divides by the batch size
+        ``input.shape[0]``, which is the mathematical KL divergence per example.
+    log_target : bool
+    """
+    op = "kl_div"
+    _args.check_reduction(op, reduction, ("mean", "batchmean", "sum", "none"))
+    _same_shape(op, input, target)
+    if log_target:
+        pointwise = hd.multiply(hd.exp(target), hd.subtract(target, input))
+    else:
+        positive = hd.greater(target, 0.0)
+        safe = hd.where(positive, target, hd.ones_like(target))  # log(0) stays out of the graph
+        pointwise = hd.where(
+            positive, hd.multiply(target, hd.subtract(hd.log(safe), input)), hd.zeros_like(target)
+        )
+    if reduction == "batchmean":
+        shape = _args.shape_of(input)
+        batch = shape[0] if shape else 1
+        return hd.divide(hd.sum(pointwise), float(batch))
+    return _args.reduce(pointwise, reduction)
