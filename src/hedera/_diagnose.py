@@ -24,8 +24,9 @@ _ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
     **{f: ("integral", "bool") for f in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert")},
     **{f: ("integral",) for f in ("bitwise_left_shift", "bitwise_right_shift")},
     **{f: ("real floating",) for f in ("atan2", "copysign", "hypot", "logaddexp", "nextafter")},
-    **{f: ("real floating", "complex floating") for f in ("linalg.inv", "linalg.det", "linalg.cholesky",
-                                                         "linalg.eigh", "linalg.svd", "linalg.qr", "linalg.solve")},
+    **{f: ("real floating", "complex floating")
+       for f in ("linalg.inv", "linalg.det", "linalg.cholesky", "linalg.eigh", "linalg.svd", "linalg.qr",
+                 "linalg.solve")},
 }  # fmt: skip
 
 
@@ -64,7 +65,7 @@ def _check_axes(qualname: str, values: dict[str, Any]) -> None:
     ndim = len(x.shape) + (1 if qualname in _AXIS_ONE_PAST else 0)
     for param in _AXIS_PARAMS:
         value = values.get(param)
-        if value is None or qualname in ("tensordot", "linalg.tensordot") and param == "axes":
+        if value is None or (qualname in ("tensordot", "linalg.tensordot") and param == "axes"):
             continue
         axes = value if isinstance(value, (tuple, list)) else (value,)
         for a in axes:

@@ -91,7 +91,10 @@ def _dtype_of(value: Any, argname: str) -> DType:
 
 
 def isdtype(dtype: DTypeLike, kind: Any) -> bool:
-    """Whether ``dtype`` is of ``kind``: a dtype, a kind name (``"real floating"``, ``"integral"``, ...) or a tuple of those."""
+    """Whether ``dtype`` is of ``kind``.
+
+    ``kind`` is a dtype, a kind name (``"real floating"``, ``"integral"``, ...) or a tuple of those.
+    """
     return _dtypes.isdtype(dtype, kind)
 
 
@@ -157,7 +160,7 @@ def iinfo(type: DTypeLike | Array, /) -> Any:
 
 
 class _IndexUpdate:
-    __slots__ = ("_x", "_index")
+    __slots__ = ("_index", "_x")
 
     def __init__(self, x: Array, index: Any) -> None:
         self._x, self._index = x, index

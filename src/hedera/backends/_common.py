@@ -5,7 +5,8 @@ Framework-free: each backend passes in what differs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .. import dtypes as _hd_dtypes
 from ..errors import InvalidArgumentError, InvalidAxisError
@@ -14,7 +15,9 @@ _KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps
 
 
 def parse_device(device: str, argname: str = "device") -> tuple[str, int]:
-    """Split a hedera device string into ``(kind, index)``: ``"gpu:1"`` -> ``("gpu", 1)``, ``"cpu"`` -> ``("cpu", 0)``.
+    """Split a hedera device string into ``(kind, index)``.
+
+    ``"gpu:1"`` -> ``("gpu", 1)``, ``"cpu"`` -> ``("cpu", 0)``.
 
     ``"cuda"`` is accepted as a spelling of ``"gpu"``.
 
@@ -64,9 +67,7 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int, argname: str = "
     return out
 
 
-_STANDARD_DTYPES = tuple(
-    d for d in _hd_dtypes.all_dtypes if d.name not in ("float16", "bfloat16")
-)
+_STANDARD_DTYPES = tuple(d for d in _hd_dtypes.all_dtypes if d.name not in ("float16", "bfloat16"))
 _KIND_MEMBERS = {
     "bool": ("bool",),
     "signed integer": ("int8", "int16", "int32", "int64"),
@@ -189,7 +190,9 @@ PAD_MODES = ("constant", "reflect", "symmetric", "edge", "wrap")
 
 
 def normalize_pad_width(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
-    """NumPy-style ``pad_width`` (an int, a ``(before, after)`` pair, or one pair per axis) as one pair per axis.
+    """NumPy-style ``pad_width`` as one ``(before, after)`` pair per axis.
+
+    ``pad_width`` is an int, a ``(before, after)`` pair, or one pair per axis.
 
     Raises
     ------
@@ -224,6 +227,4 @@ def check_pad_mode(mode: str) -> None:
 
 def check_index_update_op(op: str) -> None:
     if op not in ("set", "add", "multiply", "min", "max"):
-        raise InvalidArgumentError(
-            f"op: expected one of 'set', 'add', 'multiply', 'min', 'max', got {op!r}"
-        )
+        raise InvalidArgumentError(f"op: expected one of 'set', 'add', 'multiply', 'min', 'max', got {op!r}")

@@ -12,23 +12,23 @@ import numpy as _np
 
 from .. import _common
 from . import fft, linalg
-from .creation import *  # noqa: F403
-from .data_type import *  # noqa: F403
-from .device import *  # noqa: F403
-from .elementwise import *  # noqa: F403
-from .extras import *  # noqa: F403
-from .indexing import *  # noqa: F403
-from .linear_algebra import *  # noqa: F403
-from .manipulation import *  # noqa: F403
-from .searching import *  # noqa: F403
-from .set import *  # noqa: F403
-from .sorting import *  # noqa: F403
-from .statistical import *  # noqa: F403
-from .utility import *  # noqa: F403
+from .creation import *
+from .data_type import *
+from .device import *
+from .elementwise import *
+from .extras import *
+from .indexing import *
+from .linear_algebra import *
+from .manipulation import *
+from .searching import *
+from .set import *
+from .sorting import *
+from .statistical import *
+from .utility import *
 
 __array_api_version__ = "2024.12"
 
-bool = _np.dtype("bool")  # noqa: A001
+bool = _np.dtype("bool")
 int8 = _np.dtype("int8")
 int16 = _np.dtype("int16")
 int32 = _np.dtype("int32")
@@ -51,9 +51,22 @@ newaxis = None
 _INFO = _common.NamespaceInfo(
     native_dtypes={
         n: _np.dtype(n)
-        for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                  "float32", "float64", "complex64", "complex128")
-    },  # fmt: skip
+        for n in (
+            "bool",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "float32",
+            "float64",
+            "complex64",
+            "complex128",
+        )
+    },
     default_dtypes={
         "real floating": float64,
         "complex floating": complex128,
@@ -66,5 +79,5 @@ _INFO = _common.NamespaceInfo(
 )
 
 
-def __array_namespace_info__() -> _common.NamespaceInfo:
+def __array_namespace_info__() -> _common.NamespaceInfo:  # noqa: N807
     return _INFO

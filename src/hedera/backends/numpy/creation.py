@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ...errors import InvalidArgumentError
@@ -105,5 +103,3 @@ def zeros(shape, *, dtype=None, device=None):
 def zeros_like(x, /, *, dtype=None, device=None):
     check_device(device)
     return np.zeros_like(x, dtype=native_dtype(dtype))
-
-

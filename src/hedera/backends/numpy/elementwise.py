@@ -19,7 +19,7 @@ __all__ = [
     "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
 ]  # fmt: skip
 
-abs = np.abs  # noqa: A001
+abs = np.abs
 acos = np.arccos
 acosh = np.arccosh
 add = np.add
@@ -67,11 +67,11 @@ negative = np.negative
 nextafter = np.nextafter
 not_equal = np.not_equal
 positive = np.positive
-pow = np.power  # noqa: A001
+pow = np.power
 real = np.real
 reciprocal = np.reciprocal
 remainder = np.remainder
-round = np.round  # noqa: A001
+round = np.round
 signbit = np.signbit
 sin = np.sin
 sinh = np.sinh
@@ -98,7 +98,7 @@ floor = _integral_identity(np.floor)
 trunc = _integral_identity(np.trunc)
 
 
-def clip(x, /, min=None, max=None):  # noqa: A002
+def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return np.array(x, copy=True)
     out = np.clip(x, min, max)

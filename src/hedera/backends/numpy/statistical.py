@@ -30,11 +30,11 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(np.cumprod, 1, x, axis, dtype, include_initial)
 
 
-def max(x, /, *, axis=None, keepdims=False):  # noqa: A001
+def max(x, /, *, axis=None, keepdims=False):
     return np.max(x, axis=axis, keepdims=keepdims)
 
 
-def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
+def min(x, /, *, axis=None, keepdims=False):
     return np.min(x, axis=axis, keepdims=keepdims)
 
 
@@ -46,7 +46,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return np.prod(x, axis=axis, dtype=native_dtype(dtype), keepdims=keepdims)
 
 
-def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return np.sum(x, axis=axis, dtype=native_dtype(dtype), keepdims=keepdims)
 
 

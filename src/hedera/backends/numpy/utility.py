@@ -7,11 +7,11 @@ import numpy as np
 __all__ = ["all", "any", "diff"]
 
 
-def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
+def all(x, /, *, axis=None, keepdims=False):
     return np.all(x, axis=axis, keepdims=keepdims)
 
 
-def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
+def any(x, /, *, axis=None, keepdims=False):
     return np.any(x, axis=axis, keepdims=keepdims)
 
 
