@@ -13,9 +13,18 @@ from matplotlib.path import Path
 
 import hedera as hd
 import hedera.vision as hv
-from vision_reference import check_gradient, to_backend
+from vision_reference import check_gradient, rng_for, to_backend
 
 RNG = np.random.default_rng(5)
+
+
+@pytest.fixture(autouse=True)
+def _seed_per_test(request):
+    """Reseed RNG from the test's id, so that its data does not depend on which tests ran before."""
+    global RNG
+    RNG = rng_for(request)
+
+
 H, W = 6, 8
 
 
@@ -114,11 +123,15 @@ def test_coords_to_voxel_grid_agrees_with_histogramdd(backend):
 
 def test_coords_to_voxel_grid_default_bounds(backend):
     coords = RNG.normal(size=(50, 3))
-    grid = hv.coords_to_voxel_grid(to_backend(coords, backend, np.float32), (2, 3, 2))
+    grid = hv.coords_to_voxel_grid(to_backend(coords, backend), (2, 3, 2))
     counts, _ = np.histogramdd(coords, bins=(2, 3, 2))
     np.testing.assert_array_equal(hd.to_numpy(grid.counts)[..., 0], counts)
-    assert grid.mean_features is None and grid.counts.dtype == to_backend(coords, backend, np.float32).dtype
-    np.testing.assert_allclose(hd.to_numpy(grid.lower), coords.min(0), rtol=1e-6)
+    assert grid.mean_features is None
+    np.testing.assert_allclose(hd.to_numpy(grid.lower), coords.min(0), rtol=1e-12)
+    # float32: every point, the maximum included, lands in the grid
+    grid32 = hv.coords_to_voxel_grid(to_backend(coords, backend, np.float32), (3, 3, 3))
+    assert grid32.counts.dtype == to_backend(coords, backend, np.float32).dtype
+    assert float(hd.to_numpy(hd.sum(grid32.counts))) == 50
     with pytest.raises(hd.InvalidArgumentError):
         hv.coords_to_voxel_grid(to_backend(coords, backend), (2, 0, 2))
 

@@ -6,6 +6,7 @@ matplotlib's point-in-polygon test, and plain NumPy written from the maths.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 
 import cv2
@@ -23,6 +24,11 @@ def to_backend(a, backend: str, dtype=np.float64):
     if dtype is not None:
         a = a.astype(dtype)
     return hd.asarray(a, backend=backend)
+
+
+def rng_for(request) -> np.random.Generator:
+    """A generator seeded by the test's id: the same data whatever order (or xdist worker) runs it."""
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
 
 
 def random_calib_mat(rng: np.random.Generator, batch: tuple[int, ...] = ()) -> np.ndarray:

@@ -230,8 +230,10 @@ def coords_to_voxel_grid(
     upper = hd.broadcast_to(hd.stop_gradient(upper), (*batch, 3))
     dims = _as_array_like([float(s) for s in shape], coords)
     voxel_size = (upper - lower) / dims
-    rel = safe_divide(hd.stop_gradient(coords) - lower[..., None, :], voxel_size[..., None, :])
-    inside = hd.all((rel >= 0) & (rel <= dims), axis=-1)
+    fixed = hd.stop_gradient(coords)
+    rel = safe_divide(fixed - lower[..., None, :], voxel_size[..., None, :])
+    # inside by comparing with the bounds themselves (rel may round past dims at the upper bound)
+    inside = hd.all((fixed >= lower[..., None, :]) & (fixed <= upper[..., None, :]), axis=-1)
     cell = hd.astype(hd.clip(hd.floor(hd.where(inside[..., None], rel, 0.0)), 0.0, dims - 1.0), hd.int32)
     nb = math.prod(batch)
     n_voxels = math.prod(shape)
