@@ -23,7 +23,14 @@ echo "test: ruff format --check"
 
 workers=${HEDERA_TEST_WORKERS:-2}
 xdist=()
-if [ "$workers" != 0 ]; then xdist=(-n "$workers"); fi
+if [ "$workers" != 0 ]; then
+    xdist=(-n "$workers")
+    # one xdist worker per core: keep each framework's own thread pool to one thread, or
+    # torch/XLA/TF threads oversubscribe the cores and the suite runs several times slower
+    export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
+    export TF_NUM_INTRAOP_THREADS=${TF_NUM_INTRAOP_THREADS:-1} TF_NUM_INTEROP_THREADS=${TF_NUM_INTEROP_THREADS:-1}
+    export XLA_FLAGS="${XLA_FLAGS:-} --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+fi
 echo "test: pytest (HEDERA_REQUIRE_BACKENDS=${HEDERA_REQUIRE_BACKENDS:-<none>})"
 status=0
 .venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=900 "$@" || status=$?
