@@ -29,7 +29,7 @@ if [ "$workers" != 0 ]; then
     # torch/XLA/TF threads oversubscribe the cores and the suite runs several times slower
     export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
     export TF_NUM_INTRAOP_THREADS=${TF_NUM_INTRAOP_THREADS:-1} TF_NUM_INTEROP_THREADS=${TF_NUM_INTEROP_THREADS:-1}
-    export XLA_FLAGS="${XLA_FLAGS:-} --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    export XLA_FLAGS="${XLA_FLAGS:-} --xla_cpu_multi_thread_eigen=false"
 fi
 echo "test: pytest (HEDERA_REQUIRE_BACKENDS=${HEDERA_REQUIRE_BACKENDS:-<none>})"
 status=0
