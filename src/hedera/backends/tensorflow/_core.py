@@ -156,6 +156,18 @@ def dtype_enum(x: Any) -> int:
         return x.dtype.as_datatype_enum
 
 
+_COMPLEX_ENUMS = frozenset((tf.complex64.as_datatype_enum, tf.complex128.as_datatype_enum))
+REAL_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.bfloat16, tf.float32, tf.float64))
+
+
+def is_complex(x: Any) -> bool:
+    """Whether the tensor ``x`` has a complex dtype (cheap for eager tensors, see :func:`dtype_enum`)."""
+    try:
+        return x._datatype_enum() in _COMPLEX_ENUMS
+    except AttributeError:
+        return x.dtype.as_datatype_enum in _COMPLEX_ENUMS
+
+
 UNSIGNED = DTypeSet((tf.uint8, tf.uint16, tf.uint32, tf.uint64))
 SIGNED = DTypeSet((tf.int8, tf.int16, tf.int32, tf.int64))
 INTEGER = UNSIGNED | SIGNED

@@ -27,10 +27,12 @@ from ._core import (
     INTEGER,
     MIXED_DTYPE_ERRORS,
     OP_DTYPE_ERRORS,
+    REAL_FLOAT_ENUMS,
     REAL_OF,
     SIGNED_OF,
     UNSIGNED,
     constant,
+    is_complex,
     promote,
 )
 
@@ -123,6 +125,11 @@ def divide(x1, x2, /):
     Complex division uses NumPy's algorithm (Smith's), so infinities and zeros give
     NumPy's results where TF's formula gives NaN.
     """
+    try:
+        if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
+            return _gm.real_div(x1, x2)
+    except (AttributeError, *MIXED_DTYPE_ERRORS):
+        pass  # symbolic tensors, variables, Python scalars, mixed dtypes
     x1, x2 = _promoted(x1, x2)
     dtype = x1.dtype
     if dtype in COMPLEX:
@@ -154,7 +161,7 @@ def _complex_divide(a, b):
 
 def reciprocal(x, /):
     """``1 / x``; for complex ``x`` by NumPy's algorithm (so ``1 / inf`` is 0, not NaN)."""
-    if x.dtype not in COMPLEX:
+    if not is_complex(x):
         return _gm.reciprocal(x)
     re, im = tf.math.real(x), tf.math.imag(x)
     one = tf.ones_like(re)
@@ -169,7 +176,7 @@ def reciprocal(x, /):
 
 def sqrt(x, /):
     """The principal square root; for complex ``x``, ``sqrt(conj(x)) == conj(sqrt(x))`` (even at -inf-0j)."""
-    if x.dtype not in COMPLEX:
+    if not is_complex(x):
         return _gm.sqrt(x)
     im = tf.math.imag(x)
     out = _gm.sqrt(tf.complex(tf.math.real(x), _gm._abs(im)))  # TF loses the sign of -0j at -inf
@@ -178,7 +185,7 @@ def sqrt(x, /):
 
 def expm1(x, /):
     """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at inf+yj)."""
-    if x.dtype not in COMPLEX:
+    if not is_complex(x):
         return _gm.expm1(x)
     re, im = tf.math.real(x), tf.math.imag(x)
     half = _gm.sin(im / 2)
@@ -190,7 +197,7 @@ def log1p(x, /):
 
     NumPy computes ``log(|1 + x|) + i atan2(imag, real + 1)``, keeping the sign of a zero imaginary part.
     """
-    if x.dtype not in COMPLEX:
+    if not is_complex(x):
         return _gm.log1p(x)
     re, im = tf.math.real(x), tf.math.imag(x)
     shifted = re + 1  # in real arithmetic, which keeps the sign of a zero imaginary part
@@ -245,14 +252,28 @@ def pow(x1, x2, /):
 
 
 def _complex_pow(a, b):
-    # TF computes exp(b * log(a)), which is NaN at a == 0; NumPy's special cases:
-    # a**0 == 1, 0**b == 0 where real(b) > 0, else NaN
-    out = _gm._pow(a, b)
+    # NumPy's npy_cpow: a**0 == 1; 0**b == 0 where real(b) > 0, else NaN; small integer
+    # exponents (|n| < 100) by repeated multiplication (then 1 / r for n < 0), which keeps
+    # infinities and precision; any other exponent exp(b * log(a)), which is TF's own Pow
     zero = tf.zeros((), a.dtype)
-    b_zero = tf.equal(b, zero)
-    at_zero = tf.where(tf.math.real(b) > 0, zero, tf.constant(complex(math.nan, math.nan), a.dtype))
+    one = tf.ones((), a.dtype)
+    br, bi = tf.math.real(b), tf.math.imag(b)
+    integral = tf.equal(bi, 0) & tf.equal(br, _gm.round(br)) & (_gm._abs(br) < 100)
+    n = tf.cast(tf.where(integral, br, tf.zeros_like(br)), tf.int32)
+    magnitude = _gm._abs(n)
+    square = a * a
+    power, base = tf.ones_like(a * b), a * tf.ones_like(b)
+    for bit in range(7):  # |n| < 128
+        power = tf.where(tf.equal(_gb.bitwise_and(magnitude, 1 << bit), 0), power, power * base)
+        base = base * base
+    power = tf.where(n < 0, _complex_divide(tf.ones_like(power), power), power)
+    power = tf.where(
+        tf.equal(n, 3), a * square, tf.where(tf.equal(n, 2), square, tf.where(tf.equal(n, 1), a, power))
+    )
+    out = tf.where(integral, power, _gm._pow(a, b))
+    at_zero = tf.where(br > 0, zero, tf.constant(complex(math.nan, math.nan), a.dtype))
     out = tf.where(tf.equal(a, zero), at_zero, out)
-    return tf.where(b_zero, tf.ones((), a.dtype), out)
+    return tf.where(tf.equal(b, zero), one, out)
 
 
 def copysign(x1, x2, /):
@@ -400,10 +421,10 @@ def round(x, /):
 def sign(x, /):
     """``-1``, ``0`` or ``1`` by the sign of ``x`` (NaN for NaN); ``x / |x|`` for complex ``x`` (0 at 0).
 
-    Complex infinities follow NumPy: ``sign(inf + yj)`` is 1, ``sign(nan + inf j)`` is 1j,
-    both parts infinite give NaN.
+    For complex ``x`` with a NaN or infinite part the result is NaN + NaN j (the standard's
+    rule, by its complex division; NumPy's ``sign`` returns 1 for ``inf + 0j``).
     """
-    if x.dtype in COMPLEX:
+    if is_complex(x):
         return _complex_sign(x)
     try:
         return _gm.sign(x)
@@ -414,19 +435,12 @@ def sign(x, /):
 
 
 def _complex_sign(x):
-    re, im = tf.math.real(x), tf.math.imag(x)
-    magnitude = _gm.complex_abs(x, Tout=re.dtype)
-    safe = tf.where(tf.equal(magnitude, 0), tf.ones_like(magnitude), magnitude)
-    out_re, out_im = (
-        tf.where(tf.equal(magnitude, 0), 0 * re, re / safe),
-        tf.where(tf.equal(magnitude, 0), 0 * im, im / safe),
-    )
-    inf_re, inf_im = _gm.is_inf(re), _gm.is_inf(im)
-    only_re, only_im = inf_re & ~inf_im, inf_im & ~inf_re
-    zeros = tf.zeros_like(re)
-    out_re = tf.where(only_re, _gm.sign(re), tf.where(only_im, zeros, out_re))
-    out_im = tf.where(only_im, _gm.sign(im), tf.where(only_re, zeros, out_im))
-    return tf.complex(out_re, out_im)
+    # the standard's x / |x| (0 at 0), by the complex division above: a NaN or infinite part gives NaN + NaN j
+    magnitude = _gm.complex_abs(x, Tout=REAL_OF[x.dtype])
+    zero = tf.equal(magnitude, 0)
+    safe = tf.where(zero, tf.ones_like(magnitude), magnitude)
+    out = _complex_divide(x, tf.complex(safe, tf.zeros_like(safe)))
+    return tf.where(zero, tf.zeros((), x.dtype), out)
 
 
 _INT_OF_WIDTH = {2: tf.int16, 4: tf.int32, 8: tf.int64}

@@ -13,7 +13,16 @@ import tensorflow as tf
 
 from ...errors import InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
-from ._core import COMPLEX, DEFAULT_FLOAT, INEXACT, dtype_enum, native_dtype, ndim, shape_list
+from ._core import (
+    COMPLEX,
+    DEFAULT_FLOAT,
+    INEXACT,
+    REAL_FLOAT_ENUMS,
+    dtype_enum,
+    native_dtype,
+    ndim,
+    shape_list,
+)
 from .elementwise import divide
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
@@ -62,6 +71,8 @@ def min(x, /, *, axis=None, keepdims=False):
 
 def mean(x, /, *, axis=None, keepdims=False):
     """The arithmetic mean over ``axis``; NaN for an empty reduction (complex: both parts)."""
+    if dtype_enum(x) in REAL_FLOAT_ENUMS:  # the common case, TF's own
+        return tf.reduce_mean(x, axis=list(axis) if type(axis) is tuple else axis, keepdims=keepdims)
     dtype = x.dtype
     if dtype in COMPLEX:  # NumPy's sum / count, with its complex division (TF's 0 / 0 is not NaN)
         axes = list(normalize_axes(axis, ndim(x)))
