@@ -111,6 +111,8 @@ def result_type(*arrays_and_dtypes: Any) -> Any:
     """
     arrays = [a for a in arrays_and_dtypes if backend_name_of_type(type(a)) is not None]
     if arrays:
+        # arrays decide the backend before native dtypes do: the jax backend's dtypes are NumPy's
+        arrays = [a for a in arrays if hasattr(a, "shape") and hasattr(a, "dtype")] or arrays
         ns = resolve("result_type", (tuple(arrays),), ("arrays_and_dtypes",))
         return ns.result_type(*arrays_and_dtypes)
     result: DType | None = None
