@@ -373,3 +373,12 @@ def test_complex_fixes_cost_nothing_for_real_input_under_jit():
     native = jax.make_jaxpr(jnp.sinh)(jnp.ones(3))
     assert str(real.jaxpr.eqns[-1].primitive) == str(native.jaxpr.eqns[-1].primitive)
     assert len(real.jaxpr.eqns) == len(native.jaxpr.eqns)
+
+
+def test_complex_pow_of_zero():
+    zero = jnp.zeros(4, dtype=jnp.complex128)
+    out = np.asarray(hd.pow(zero, jnp.asarray([1 + 1j, 2 - 3j, -1 + 1j, 0j])))
+    assert out[:2].tolist() == [0j, 0j]
+    assert np.isnan(out[2].real) and np.isnan(out[2].imag)
+    assert out[3] == 1
+    assert hd.pow(jnp.asarray([2.0]), 3).dtype == np.float64  # a Python exponent keeps x1's dtype

@@ -84,7 +84,6 @@ negative = _kernel(jnp.negative)
 nextafter = jnp.nextafter
 not_equal = jnp.not_equal
 positive = jnp.positive
-pow = jnp.pow
 real = jnp.real
 remainder = jnp.remainder
 round = jnp.round
@@ -321,3 +320,18 @@ def _divide(x1, x2, /):
 
 
 divide = jax.jit(_divide, inline=True)
+
+
+def _pow(x1, x2, /):
+    out = jnp.pow(x1, x2)
+    dtype = jnp.result_type(x1, x2)
+    if dtype.kind != "c":
+        return out
+    # a zero base gives 0 where real(x2) > 0 and NaN elsewhere (x2 == 0 gives 1), as NumPy and
+    # exp(x2 * log(0)) do; XLA gives NaN for every exponent with a nonzero imaginary part
+    a, b = jnp.asarray(x1).astype(dtype), jnp.asarray(x2).astype(dtype)
+    at_zero = jnp.where(jnp.real(b) > 0, jnp.zeros((), dtype), jnp.asarray(complex(_NAN, _NAN), dtype))
+    return jnp.where((a == 0) & (b != 0), at_zero, out)
+
+
+pow = jax.jit(_pow, inline=True)
