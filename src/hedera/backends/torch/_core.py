@@ -76,14 +76,16 @@ def native_dtype(dtype: Any) -> torch.dtype | None:
     """
     if dtype is None:
         return None
+    # torch dtypes first, without the dict lookup: under torch.compile dynamo traces that lookup
+    # through hd.DType.__eq__ and, inside torch.func transforms, builds a guard it cannot evaluate
+    if isinstance(dtype, torch.dtype):
+        if dtype in UNSUPPORTED_TORCH:
+            raise _hd.unsupported(BACKEND, dtype)
+        return dtype  # (float8 and other dtypes hedera has no name for too: the caller asked for it)
     try:
         return _NATIVE_OF[dtype]
     except (KeyError, TypeError):
         pass
-    if isinstance(dtype, torch.dtype):
-        if dtype in UNSUPPORTED_TORCH:
-            raise _hd.unsupported(BACKEND, dtype)
-        return dtype  # a torch dtype hedera has no name for (float8, say): the caller asked for it
     if isinstance(dtype, (int, float, complex)):  # TensorFlow's dtypes compare equal to their enum ints
         raise DtypeError(f"dtype: expected a dtype (hd.float32, a native dtype, or a name), got {dtype!r}")
     d = _hd.as_hedera_dtype(dtype)
