@@ -33,7 +33,7 @@ if [ "$workers" != 0 ]; then
 fi
 echo "test: pytest (HEDERA_REQUIRE_BACKENDS=${HEDERA_REQUIRE_BACKENDS:-<none>})"
 status=0
-.venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=900 "$@" || status=$?
+.venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=900 --durations=20 "$@" || status=$?
 if [ "$status" = 5 ]; then
     failed+=("pytest (no tests ran)")
 elif [ "$status" != 0 ]; then
