@@ -221,3 +221,26 @@ def test_embedding_matches_numpy_indexing(backend):
     got = F.embedding(to_backend(ids, backend), to_backend(weight, backend))
     assert_close(got, weight[ids])
     assert_close(F.embedding(to_backend(np.array(7), backend), to_backend(weight, backend)), weight[7])
+
+
+def test_float32_in_float32_out(backend):
+    x = to_backend(RNG.normal(size=(2, 6, 6, 4)), backend, "float32")
+    w = to_backend(RNG.normal(size=(3, 3, 2, 4)), backend, "float32")
+    x3 = hd.reshape(x, (2, 6, 3, 2, 4))
+    outputs = {
+        "max_pool2d": F.max_pool2d(x, 3, 2, "SAME"),
+        "avg_pool2d": F.avg_pool2d(x, 3, 2, "SAME"),
+        "max_pool3d": F.max_pool3d(x3, 2, 1, 1),
+        "avg_pool3d": F.avg_pool3d(x3, 2, 1, 1),
+        "adaptive_avg_pool2d": F.adaptive_avg_pool2d(x, 4),
+        "conv_transpose2d": F.conv_transpose2d(x, w, stride=2, groups=2, dilation=2),
+        "batch_norm": F.batch_norm(x, training=True).output,
+        "group_norm": F.group_norm(x, 2),
+        "layer_norm": F.layer_norm(x, 4),
+        "rms_norm": F.rms_norm(x, 4),
+        "attention": F.scaled_dot_product_attention(x[0], x[0], x[0], is_causal=True),
+        "dropout": F.dropout(x, 0.5, key=hd.random.key(0, backend=backend)),
+        "kl_div": F.kl_div(x, x),
+        "huber": F.huber(x, x),
+    }
+    assert {k: hd.dtype(v).name for k, v in outputs.items() if hd.dtype(v) != hd.float32} == {}

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from . import _dispatch
 from ._dispatch import backend_name_of_type, backend_of, load_backend
 
 __all__ = [
@@ -75,7 +76,22 @@ KERNELS: dict[str, str] = {
     "avg_pool": "(x, window, stride, padding, count_include_pad, channels_last)",
 }
 
-_MODULES: dict[str, ModuleType] = {}
+_IMPORTED: set[str] = set()
+
+
+def _import_kernels(name: str) -> None:
+    """Import ``hedera.backends.<name>.nn`` (after its backend).
+
+    Returns None so that torch.compile treats it as a constant-result function and runs the
+    import for real at trace time (as ``_dispatch._import_backend``; docs/dispatch.md).
+    """
+    if name not in _IMPORTED:
+        load_backend(name)  # checks the name and that the framework is installed
+        importlib.import_module(f"hedera.backends.{name}.nn")
+        _IMPORTED.add(name)
+
+
+_import_kernels._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 def kernels(x_or_name: Any) -> ModuleType:
@@ -88,20 +104,16 @@ def kernels(x_or_name: Any) -> ModuleType:
     'hedera.backends.numpy.nn'
     """
     name = x_or_name if isinstance(x_or_name, str) else backend_of(x_or_name)
-    try:
-        return _MODULES[name]
-    except KeyError:
-        pass
-    load_backend(name)  # checks the name and that the framework is installed
-    module = _MODULES[name] = importlib.import_module(f"hedera.backends.{name}.nn")
-    return module
+    _import_kernels(name)
+    return load_backend(name).nn
 
 
 def _miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:
     """Find (and cache for ``type(x)``) the backend kernel ``name``; NotAnArrayError for a non-array."""
     backend_of(x)  # the hedera error for a non-array
     kernel = getattr(kernels(backend_name_of_type(type(x))), name)
-    cache[type(x)] = kernel
+    if not _dispatch._is_tracing():  # as the core fronts: filling it under torch.compile would recompile
+        cache[type(x)] = kernel
     return kernel
 
 

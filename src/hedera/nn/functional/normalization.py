@@ -27,6 +27,17 @@ class BatchNormOutput(NamedTuple):
     running_var: Array | None
 
 
+def _bessel(x: Array, shape: tuple, axes: tuple[int, ...]) -> Any:
+    """``n / (n - 1)`` for the ``n`` elements per channel (an array if a size is unknown while tracing)."""
+    if all(shape[i] is not None for i in axes):
+        n = 1
+        for i in axes:
+            n *= shape[i]
+        return n / max(n - 1, 1)
+    n = hd.sum(hd.ones_like(x), axis=axes)  # sizes known only at run time (tf.function, say)
+    return hd.divide(n, hd.maximum(hd.subtract(n, 1.0), 1.0))
+
+
 def _channel_shape(ndim: int, last: bool, channels: int) -> tuple[int, ...]:
     """The shape that broadcasts a per-channel vector against an input of ``ndim`` dimensions."""
     return (channels,) if last else (channels, *([1] * (ndim - 2)))
@@ -101,10 +112,7 @@ def batch_norm(
             )
             running_mean = hd.astype(new_mean, running_mean.dtype)
         if running_var is not None:
-            n = 1
-            for i in axes:
-                n *= xs[i]
-            unbiased = hd.multiply(hd.stop_gradient(var), n / max(n - 1, 1))
+            unbiased = hd.multiply(hd.stop_gradient(var), _bessel(x, xs, axes))
             new_var = hd.add(hd.multiply(running_var, 1.0 - momentum), hd.multiply(unbiased, momentum))
             running_var = hd.astype(new_var, running_var.dtype)
     else:
