@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -91,3 +93,23 @@ def test_tf_function_with_unknown_batch():
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0
+
+
+_COLD_COMPILE = """
+import torch, hedera as hd
+F = hd.nn.functional
+def f(x, w):
+    return F.relu(F.max_pool2d(F.conv2d(x, w, padding="SAME"), 2)).sum()
+x, w = torch.randn(1, 8, 8, 3), torch.randn(3, 3, 3, 4)
+compiled = torch.compile(f, fullgraph=True)  # before any eager call: kernels load inside the trace
+assert torch.allclose(compiled(x, w), f(x, w))
+"""
+
+
+@pytest.mark.slow
+def test_torch_compile_fullgraph_cold_start():
+    pytest.importorskip("torch")
+    result = subprocess.run(
+        [sys.executable, "-c", _COLD_COMPILE], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
