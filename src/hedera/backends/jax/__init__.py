@@ -11,6 +11,18 @@ dtypes are NumPy dtype objects, which is what ``x.dtype`` of a JAX array is.
   follow the setting at call time.
 * Everything traces under ``jax.jit`` except the functions whose output shape
   depends on the data (``nonzero``, ``unique_*``, boolean-mask indexing).
+
+Known differences from NumPy that hedera does not paper over (each would need a
+data-dependent check, which ``jit`` cannot do):
+
+* XLA flushes subnormal floats to zero (``log2`` of the smallest float32 is
+  ``-inf``, not ``-149``).
+* Out-of-bounds integer indices are clamped (``x[i]``) or give NaN (``take``)
+  instead of raising; the standard leaves them undefined.
+* ``linalg.inv``/``solve`` of a singular matrix and ``cholesky`` of an
+  indefinite one return ``inf``/``nan`` entries instead of raising.
+* Complex ``mean`` and ``expm1`` follow the standard where NumPy does not
+  (``mean([nanj])`` is ``0+nanj``; ``expm1(inf+0j)`` is ``inf+0j``).
 """
 
 from __future__ import annotations
