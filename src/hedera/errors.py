@@ -25,6 +25,7 @@ __all__ = [
     "NoAutodiffError",
     "StructureError",
     "CheckpointError",
+    "StateMismatchError",
 ]
 
 
@@ -100,3 +101,10 @@ class StructureError(HederaError, ValueError):
 
 class CheckpointError(HederaError, ValueError):
     """A file :func:`hedera.load` cannot read: not safetensors, truncated or corrupt; the message names it."""
+
+
+class StateMismatchError(StructureError):
+    """A saved state that does not fit a module (``Module.load_state``).
+
+    The message lists every missing or unexpected name and every shape or dtype mismatch at once.
+    """

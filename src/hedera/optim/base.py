@@ -1,0 +1,473 @@
+"""The optimizer machinery: gradient transforms (optax-style), their chain, and the Optimizer.
+
+An :class:`Optimizer` is a chain of :class:`Transform` stages. Each stage maps
+the current update (starting from the gradients) to a new one, keeping its own
+state; the last stages scale by the negative learning rate, and the result is
+added to the parameters::
+
+    state = opt.init(params)                        # a Container: {"step": 0, "<stage>": ...}
+    params, state = opt.update(grads, state, params)
+
+Both are pure functions of arrays (``hd.jit``-able). Parameters and gradients
+are :class:`hedera.Container` objects of the same structure (a nested ``dict``
+is converted to one); the state is a Container of arrays only, so
+``hd.save(state, path)`` writes it and it moves between backends like the
+parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import hedera as hd
+from hedera import Container
+
+__all__ = [
+    "AddDecayedWeights",
+    "ClipByGlobalNorm",
+    "ClipByValue",
+    "Momentum",
+    "Optimizer",
+    "ScaleByAdam",
+    "ScaleByLearningRate",
+    "ScaleByRMS",
+    "ScaleByTrustRatio",
+    "Transform",
+    "chain",
+    "clip_by_global_norm",
+    "clip_by_value",
+    "global_norm",
+]
+
+Array = Any
+LearningRate = float | Callable[[Any], Any]
+
+
+def _container(tree: Any, what: str) -> Container:
+    if isinstance(tree, Container):
+        return tree
+    if isinstance(tree, Mapping):
+        return Container(tree)
+    raise hd.InvalidArgumentError(
+        f"optimizer: {what} must be a Container (or a nested dict) of arrays, got {type(tree).__name__}"
+    )
+
+
+def _map(fn: Callable[..., Any], *trees: Container) -> Container:
+    return hd.tree.map(fn, *trees)
+
+
+class _Scalars:
+    """Per-dtype 0-d arrays derived from the step count, made once per update and dtype (not per leaf).
+
+    The step is cast with the leaf's native dtype (``hd.astype(step, leaf.dtype)``), so
+    learning rates and bias corrections are computed in each parameter's own precision.
+    """
+
+    def __init__(self, step: Array) -> None:
+        self.step = step
+        self._cache: dict[tuple[str, Any], Any] = {}
+
+    def get(self, name: str, like: Array, make: Callable[[Array], Any]) -> Any:
+        """``make(step)`` with the step as a 0-d array of ``like``'s dtype, cached under ``name``."""
+        key = (name, like.dtype)
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = make(hd.astype(self.step, like.dtype))
+            return value
+
+
+# ---- transforms -------------------------------------------------------------------------------
+
+
+class Transform:
+    """One stage of an optimizer (optax's ``GradientTransformation``).
+
+    Subclasses define :meth:`update` and, if they keep state, :meth:`init`.
+    ``name`` keys the stage's state in the optimizer's state Container.
+    """
+
+    name: str = "transform"
+
+    def init(self, params: Container) -> Container:
+        """The stage's initial state for ``params`` (a Container of arrays; empty by default)."""
+        return Container()
+
+    def update(
+        self, updates: Container, state: Container, params: Container, step: Array, scalars: _Scalars
+    ) -> tuple[Container, Container]:
+        """``(new_updates, new_state)`` from the incoming ``updates`` (gradients at the first stage).
+
+        ``step`` is the 0-d int32 number of updates done before this one;
+        ``scalars`` makes values of it (learning rates) in a leaf's dtype once per update.
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({args})"
+
+
+class ClipByValue(Transform):
+    """Clip every gradient element to ``[-limit, limit]`` (``torch.nn.utils.clip_grad_value_``)."""
+
+    name = "clip_by_value"
+
+    def __init__(self, limit: float) -> None:
+        if not float(limit) > 0:
+            raise hd.InvalidArgumentError(f"clip_by_value: limit must be positive, got {limit!r}")
+        self.limit = float(limit)
+
+    def update(self, updates, state, params, step, scalars):
+        return _map(lambda u: hd.clip(u, -self.limit, self.limit), updates), state
+
+
+def global_norm(tree: Any) -> Array:
+    """The Euclidean norm of all the leaves of ``tree`` together: ``sqrt(sum of every element squared)``.
+
+    A 0-d array of the leaves' backend (in the promoted floating dtype of the leaves).
+    """
+    leaves = hd.tree.leaves(tree)
+    if not leaves:
+        raise hd.InvalidArgumentError("global_norm: the tree has no arrays")
+    total = None
+    for x in leaves:
+        s = hd.sum(hd.square(x))
+        total = s if total is None else hd.add(total, s)
+    return hd.sqrt(total)
+
+
+class ClipByGlobalNorm(Transform):
+    """Scale all gradients by ``min(1, max_norm / global_norm)`` (optax's ``clip_by_global_norm``).
+
+    PyTorch's ``clip_grad_norm_`` divides by ``norm + 1e-6`` instead of ``norm``.
+    """
+
+    name = "clip_by_global_norm"
+
+    def __init__(self, max_norm: float) -> None:
+        if not float(max_norm) > 0:
+            raise hd.InvalidArgumentError(f"clip_by_global_norm: max_norm must be positive, got {max_norm!r}")
+        self.max_norm = float(max_norm)
+
+    def update(self, updates, state, params, step, scalars):
+        if not len(hd.tree.leaves(updates)):
+            return updates, state
+        norm = global_norm(updates)
+        scale = hd.divide(self.max_norm, hd.maximum(norm, self.max_norm))
+        return _map(lambda u: hd.multiply(u, hd.astype(scale, u.dtype)), updates), state
+
+
+class AddDecayedWeights(Transform):
+    """``update + weight_decay * param``: L2 regularisation when first (PyTorch's ``weight_decay``),
+    decoupled weight decay after an adaptive stage (AdamW, LAMB)."""
+
+    name = "weight_decay"
+
+    def __init__(self, weight_decay: float) -> None:
+        self.weight_decay = float(weight_decay)
+
+    def update(self, updates, state, params, step, scalars):
+        wd = self.weight_decay
+        return _map(lambda u, p: hd.add(u, hd.multiply(p, wd)), updates, params), state
+
+
+class Momentum(Transform):
+    """PyTorch SGD's momentum: ``buf = momentum * buf + (1 - dampening) * u`` (``buf = u`` at the first step);
+    the update is ``buf``, or ``u + momentum * buf`` with ``nesterov`` (optax's ``trace``)."""
+
+    name = "momentum"
+
+    def __init__(self, momentum: float, dampening: float = 0.0, nesterov: bool = False) -> None:
+        self.momentum, self.dampening, self.nesterov = float(momentum), float(dampening), bool(nesterov)
+
+    def init(self, params: Container) -> Container:
+        return Container(buf=params.map(hd.zeros_like))
+
+    def update(self, updates, state, params, step, scalars):
+        m, d = self.momentum, self.dampening
+        first = hd.equal(step, 0) if d else None
+
+        def new_buf(u: Array, buf: Array) -> Array:
+            b = hd.add(hd.multiply(buf, m), hd.multiply(u, 1.0 - d) if d else u)
+            return hd.where(first, u, b) if d else b
+
+        buf = _map(new_buf, updates, state["buf"])
+        if self.nesterov:
+            updates = _map(lambda u, b: hd.add(u, hd.multiply(b, m)), updates, buf)
+        else:
+            updates = buf
+        return updates, Container(buf=buf)
+
+
+class ScaleByAdam(Transform):
+    """Adam's direction ``m_hat / (sqrt(v_hat) + eps)`` with bias-corrected moments (PyTorch's and optax's).
+
+    ``amsgrad`` uses the running maximum of ``v`` (PyTorch's ``amsgrad=True``).
+    """
+
+    name = "adam"
+
+    def __init__(self, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8, amsgrad: bool = False) -> None:
+        for label, b in (("beta1", b1), ("beta2", b2)):
+            if not 0.0 <= float(b) < 1.0:
+                raise hd.InvalidArgumentError(f"adam: {label} must be in [0, 1), got {b!r}")
+        self.b1, self.b2, self.eps, self.amsgrad = float(b1), float(b2), float(eps), bool(amsgrad)
+
+    def init(self, params: Container) -> Container:
+        state = Container(mu=params.map(hd.zeros_like), nu=params.map(hd.zeros_like))
+        if self.amsgrad:
+            state["nu_max"] = params.map(hd.zeros_like)
+        return state
+
+    def update(self, updates, state, params, step, scalars):
+        b1, b2, eps = self.b1, self.b2, self.eps
+
+        def correction(beta: float) -> Callable[[Array], Any]:
+            # 1 - beta**(step + 1), as exp((step + 1) log beta), in the leaf's dtype
+            return lambda s: hd.subtract(1.0, hd.exp(hd.multiply(hd.add(s, 1.0), math.log(beta))))
+
+        mu = _map(lambda u, m: hd.add(hd.multiply(m, b1), hd.multiply(u, 1.0 - b1)), updates, state["mu"])
+        nu = _map(
+            lambda u, v: hd.add(hd.multiply(v, b2), hd.multiply(hd.square(u), 1.0 - b2)), updates, state["nu"]
+        )
+        new_state = Container(mu=mu, nu=nu)
+        second = nu
+        if self.amsgrad:
+            second = new_state["nu_max"] = _map(hd.maximum, state["nu_max"], nu)
+
+        def direction(m: Array, v: Array) -> Array:
+            m_hat = hd.divide(m, scalars.get("adam_c1", m, correction(b1))) if b1 > 0 else m
+            v_hat = hd.divide(v, scalars.get("adam_c2", v, correction(b2))) if b2 > 0 else v
+            return hd.divide(m_hat, hd.add(hd.sqrt(v_hat), eps))
+
+        return _map(direction, mu, second), new_state
+
+
+class ScaleByRMS(Transform):
+    """PyTorch's RMSprop direction: ``u / (sqrt(sq) + eps)``, ``sq = alpha * sq + (1 - alpha) * u**2``.
+
+    ``centered`` subtracts the squared running mean of ``u`` under the square
+    root; ``momentum > 0`` keeps a momentum buffer of the result.
+    """
+
+    name = "rmsprop"
+
+    def __init__(
+        self, alpha: float = 0.99, eps: float = 1e-8, centered: bool = False, momentum: float = 0.0
+    ) -> None:
+        self.alpha, self.eps, self.centered, self.momentum = (
+            float(alpha),
+            float(eps),
+            bool(centered),
+            float(momentum),
+        )
+
+    def init(self, params: Container) -> Container:
+        state = Container(square_avg=params.map(hd.zeros_like))
+        if self.centered:
+            state["grad_avg"] = params.map(hd.zeros_like)
+        if self.momentum:
+            state["buf"] = params.map(hd.zeros_like)
+        return state
+
+    def update(self, updates, state, params, step, scalars):
+        a, eps = self.alpha, self.eps
+        sq = _map(
+            lambda u, s: hd.add(hd.multiply(s, a), hd.multiply(hd.square(u), 1.0 - a)),
+            updates,
+            state["square_avg"],
+        )
+        new_state = Container(square_avg=sq)
+        if self.centered:
+            ga = _map(
+                lambda u, g: hd.add(hd.multiply(g, a), hd.multiply(u, 1.0 - a)), updates, state["grad_avg"]
+            )
+            new_state["grad_avg"] = ga
+            denom = _map(lambda s, g: hd.add(hd.sqrt(hd.subtract(s, hd.square(g))), eps), sq, ga)
+        else:
+            denom = _map(lambda s: hd.add(hd.sqrt(s), eps), sq)
+        updates = _map(hd.divide, updates, denom)
+        if self.momentum:
+            m = self.momentum
+            updates = new_state["buf"] = _map(
+                lambda u, b: hd.add(hd.multiply(b, m), u), updates, state["buf"]
+            )
+        return updates, new_state
+
+
+class ScaleByTrustRatio(Transform):
+    """Layer-wise trust ratio (LARS, LAMB): each leaf's update times
+    ``trust_coefficient * ||param|| / (||update|| + eps)``, or 1 where either norm is 0 (optax's)."""
+
+    name = "trust_ratio"
+
+    def __init__(self, trust_coefficient: float = 1.0, eps: float = 0.0) -> None:
+        self.trust_coefficient, self.eps = float(trust_coefficient), float(eps)
+
+    def update(self, updates, state, params, step, scalars):
+        def scale(u: Array, p: Array) -> Array:
+            p_norm = hd.linalg.vector_norm(p)
+            u_norm = hd.linalg.vector_norm(u)
+            zero = hd.logical_or(hd.equal(p_norm, 0.0), hd.equal(u_norm, 0.0))
+            one = hd.ones_like(u_norm)
+            denom = hd.where(zero, one, hd.add(u_norm, self.eps))  # never 0: no inf/NaN in either branch
+            ratio = hd.where(zero, one, hd.divide(hd.multiply(p_norm, self.trust_coefficient), denom))
+            return hd.multiply(u, ratio)
+
+        return _map(scale, updates, params), state
+
+
+class ScaleByLearningRate(Transform):
+    """``-lr * update``: the step of gradient descent; ``lr`` a number or a schedule of the step count."""
+
+    name = "learning_rate"
+
+    def __init__(self, lr: LearningRate) -> None:
+        if not callable(lr):
+            if isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0:
+                raise hd.InvalidArgumentError(
+                    "optimizer: lr must be a non-negative number or a schedule (a callable of the step), "
+                    f"got {lr!r}"
+                )
+            lr = float(lr)
+        self.lr = lr
+
+    def update(self, updates, state, params, step, scalars):
+        if callable(self.lr):
+            schedule = self.lr
+            return _map(
+                lambda u: hd.multiply(u, scalars.get("lr", u, lambda s: hd.negative(schedule(s)))), updates
+            ), state
+        neg = -self.lr
+        return _map(lambda u: hd.multiply(u, neg), updates), state
+
+
+def clip_by_value(limit: float) -> ClipByValue:
+    """A stage clipping every gradient element to ``[-limit, limit]``; put it first in :func:`chain`."""
+    return ClipByValue(limit)
+
+
+def clip_by_global_norm(max_norm: float) -> ClipByGlobalNorm:
+    """A stage scaling the gradients to a global norm of at most ``max_norm``; put it first in :func:`chain`.
+
+    Examples
+    --------
+    >>> import hedera as hd
+    >>> opt = hd.optim.chain(hd.optim.clip_by_global_norm(1.0), hd.optim.Adam(1e-3))
+    """
+    return ClipByGlobalNorm(max_norm)
+
+
+# ---- the optimizer ---------------------------------------------------------------------------
+
+
+class Optimizer:
+    """A chain of :class:`Transform` stages with optax's functional API and PyTorch's ``step``.
+
+    Parameters
+    ----------
+    *transforms : Transform
+        The stages, applied in order to the gradients.
+
+    Attributes
+    ----------
+    state : Container or None
+        The state kept by :meth:`step` (``None`` before the first step). Save it
+        with the model (``hd.save({"model": model.state(), "opt": opt.state}, path)``)
+        and assign it back to resume.
+    """
+
+    def __init__(self, *transforms: Transform) -> None:
+        names: dict[str, int] = {}
+        stages = []
+        for t in transforms:
+            if not isinstance(t, Transform):
+                raise hd.InvalidArgumentError(f"Optimizer: expected Transform stages, got {type(t).__name__}")
+            count = names.get(t.name, 0)
+            names[t.name] = count + 1
+            stages.append((t.name if count == 0 else f"{t.name}_{count}", t))
+        self.stages: tuple[tuple[str, Transform], ...] = tuple(stages)
+        self.state: Container | None = None
+        self._owner: Any = None
+
+    @property
+    def transforms(self) -> tuple[Transform, ...]:
+        """The stages, in order."""
+        return tuple(t for _, t in self.stages)
+
+    def init(self, params: Any) -> Container:
+        """The initial state for ``params``: ``Container(step=0, <stage>=...)``, on the parameters' backend.
+
+        ``step`` is a 0-d ``int32`` count of the updates done.
+        """
+        params = _container(params, "params")
+        leaves = hd.tree.leaves(params)
+        backend = hd.backend_of(leaves[0]) if leaves else hd.current_backend()
+        device = hd.device(leaves[0]) if leaves else None
+        state = Container(step=hd.asarray(0, dtype=hd.int32, backend=backend, device=device))
+        for name, t in self.stages:
+            state[name] = t.init(params)
+        return state
+
+    def update(self, grads: Any, state: Container, params: Any) -> tuple[Container, Container]:
+        """One optimization step: ``(new_params, new_state)``; a pure function of its arguments.
+
+        Parameters
+        ----------
+        grads : Container
+            The gradients, shaped like ``params`` (``hd.grad``'s output).
+        state : Container
+            From :meth:`init` or the previous :meth:`update`.
+        params : Container
+            The current parameters.
+        """
+        params = _container(params, "params")
+        updates = _container(grads, "grads")
+        step = state["step"]
+        scalars = _Scalars(step)
+        new_state = Container(step=hd.add(step, 1))
+        for name, t in self.stages:
+            updates, new_state[name] = t.update(updates, state[name], params, step, scalars)
+        return _map(hd.add, params, updates), new_state
+
+    def step(self, module: Any, grads: Any) -> None:
+        """Update ``module``'s parameters in place from ``grads`` (the convenience form; not for ``hd.jit``).
+
+        The state lives in :attr:`state`, created at the first call (or when
+        called with another module). The new parameters are detached from any
+        autodiff graph (``hd.stop_gradient``).
+        """
+        params = module.parameters()
+        if self.state is None or self._owner is not module:
+            self.state = self.init(params)
+            self._owner = module
+        new_params, self.state = self.update(grads, self.state, params)
+        module.set_parameters(new_params.map(hd.stop_gradient))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(repr(t) for t in self.transforms)})"
+
+
+def chain(*parts: Transform | Optimizer) -> Optimizer:
+    """An optimizer applying the stages of ``parts`` (transforms or optimizers) in order.
+
+    Examples
+    --------
+    >>> import hedera as hd
+    >>> opt = hd.optim.chain(hd.optim.clip_by_value(1.0), hd.optim.SGD(0.1, momentum=0.9))
+    >>> [name for name, _ in opt.stages]
+    ['clip_by_value', 'momentum', 'learning_rate']
+    """
+    stages: list[Transform] = []
+    for p in parts:
+        if isinstance(p, Optimizer):
+            stages.extend(p.transforms)
+        elif isinstance(p, Transform):
+            stages.append(p)
+        else:
+            raise hd.InvalidArgumentError(f"chain: expected Transforms or Optimizers, got {type(p).__name__}")
+    return Optimizer(*stages)
