@@ -66,8 +66,6 @@ def _module(name: str) -> ModuleType:
     return module
 
 
-
-
 _BY_TYPE: dict[type, ModuleType] = {}  # array type -> backend random module (the fast path)
 _SCALAR_TYPES = frozenset({int, float, bool, complex, type(None)})
 
