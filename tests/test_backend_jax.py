@@ -382,3 +382,10 @@ def test_complex_pow_of_zero():
     assert np.isnan(out[2].real) and np.isnan(out[2].imag)
     assert out[3] == 1
     assert hd.pow(jnp.asarray([2.0]), 3).dtype == np.float64  # a Python exponent keeps x1's dtype
+
+
+def test_complex_atanh_near_one_does_not_overflow():
+    z = np.asarray([1 + 1e-20j, -1 - 1e-20j, 1e-20 + 1j], dtype=np.complex64)
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(hd.atanh(jnp.asarray(z[:2])), np.arctanh(z[:2]), rtol=1e-5)
+        np.testing.assert_allclose(hd.atan(jnp.asarray(z[2:])), np.arctan(z[2:]), rtol=1e-5)

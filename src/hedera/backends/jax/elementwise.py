@@ -246,7 +246,19 @@ _sinh_c = _unsigned_inf(_folded(jnp.sinh, "odd", _sinh_patches), 0)
 _cosh_c = _folded(jnp.cosh, "even", _cosh_patches)
 _tanh_c = _folded(jnp.tanh, "odd", _tanh_patches)
 _asinh_c = _folded(jnp.asinh, "odd", _asinh_patches)
-_atanh_c = _folded(jnp.atanh, "odd", _atanh_patches)
+
+
+def _atanh_kernel(z):
+    # near z = 1, XLA's real part overflows to inf ((1 - a)**2 + b**2 underflows); the log of the
+    # ratio of distances to -1 and 1 does not (used only there: it cancels badly elsewhere)
+    a, b = _parts(z)
+    wr, wi = _parts(jnp.atanh(z))
+    overflowed = jnp.isinf(wr) & jnp.isfinite(a) & jnp.isfinite(b) & (b != 0)
+    distances = 0.5 * (jnp.log(jnp.hypot(1 + a, b)) - jnp.log(jnp.hypot(1 - a, b)))
+    return _complex(jnp.where(overflowed, distances, wr), wi)
+
+
+_atanh_c = _folded(_atanh_kernel, "odd", _atanh_patches)
 
 sinh = _complex_aware(jnp.sinh, _sinh_c, "sinh")
 cosh = _complex_aware(jnp.cosh, _cosh_c, "cosh")
