@@ -60,7 +60,18 @@ ceil = jnp.ceil
 conj = jnp.conj
 copysign = jnp.copysign
 equal = jnp.equal
-expm1 = jnp.expm1
+
+
+def expm1(x, /):
+    out = jnp.expm1(x)
+    if not jnp.iscomplexobj(x):
+        return out
+    # XLA gives NaN where the real part is -inf and the imaginary part is not finite;
+    # the standard's special case there is -1 + 0j
+    vanishing = jnp.isneginf(jnp.real(x)) & ~jnp.isfinite(jnp.imag(x))
+    return jnp.where(vanishing, jnp.asarray(-1, dtype=out.dtype), out)
+
+
 floor = jnp.floor
 floor_divide = jnp.floor_divide
 greater = jnp.greater
