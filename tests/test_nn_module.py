@@ -318,3 +318,23 @@ def test_set_parameters_checks_names():
     del params["scale"]
     with pytest.raises(StructureError, match=r"missing \['scale'\]"):
         model.set_parameters(params)
+
+
+DOCTEST_MODULES = [
+    "hedera.nn.module",
+    "hedera.nn.init",
+    "hedera.nn.layers.linear",
+    "hedera.nn.layers.activations",
+    "hedera.optim.base",
+    "hedera.optim.optimizers",
+    "hedera.optim.schedules",
+]
+
+
+@pytest.mark.parametrize("name", DOCTEST_MODULES)
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
