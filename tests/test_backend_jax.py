@@ -338,11 +338,9 @@ def _same(out, ref):
     return (np.isnan(out) & np.isnan(ref)) | (out == ref) | np.isclose(out, ref, rtol=1e-5, atol=0)
 
 
-# expm1 is left out: NumPy (under array_api_strict) gives expm1(inf+0j) = inf+nanj,
-# where the standard (and JAX) say inf+0j
 @pytest.mark.parametrize(
     "name",
-    ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "log1p",
+    ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1", "log", "log1p",
      "log2", "log10", "reciprocal", "sign", "sin", "sinh", "sqrt", "tan", "tanh"],
 )  # fmt: skip
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
@@ -350,6 +348,8 @@ def test_complex_special_values_match_the_reference(name, dtype):
     z = _GRID.astype(dtype)
     with np.errstate(all="ignore"):
         ref = np.asarray(getattr(strict, name)(strict.asarray(z)))  # the harness's reference
+        if name == "expm1":  # NumPy's misses the standard's special cases (expm1(inf+0j) is inf+0j)
+            ref = np.where(np.isfinite(z), ref, np.exp(z) - 1).astype(z.dtype)
     out = np.asarray(getattr(xp, name)(jnp.asarray(z)))
     assert out.dtype == ref.dtype
     bad = ~_same(out, ref)

@@ -60,18 +60,6 @@ ceil = jnp.ceil
 conj = jnp.conj
 copysign = jnp.copysign
 equal = jnp.equal
-
-
-def expm1(x, /):
-    out = jnp.expm1(x)
-    if not jnp.iscomplexobj(x):
-        return out
-    # XLA gives NaN where the real part is -inf and the imaginary part is not finite;
-    # the standard's special case there is -1 + 0j
-    vanishing = jnp.isneginf(jnp.real(x)) & ~jnp.isfinite(jnp.imag(x))
-    return jnp.where(vanishing, jnp.asarray(-1, dtype=out.dtype), out)
-
-
 floor = jnp.floor
 floor_divide = jnp.floor_divide
 greater = jnp.greater
@@ -226,6 +214,11 @@ def _exp_patches(a, b):
     return [((a == _INF) & nan_or_inf_b, _INF, _NAN), ((a == -_INF) & nan_or_inf_b, 0.0, 0.0)]
 
 
+def _expm1_patches(a, b):
+    nan_or_inf_b = jnp.isnan(b) | jnp.isinf(b)
+    return [((a == _INF) & nan_or_inf_b, _INF, _NAN), ((a == -_INF) & nan_or_inf_b, -1.0, 0.0)]
+
+
 def _sqrt_patches(a, b):
     nan_b = jnp.isnan(b)
     return [((a == _INF) & nan_b, _INF, _NAN), ((a == -_INF) & nan_b, _NAN, _INF), (jnp.isinf(b), _INF, _INF)]
@@ -285,6 +278,7 @@ atan = _complex_aware(jnp.atan, lambda z: _times_minus_i(_atanh_c(_times_i(z))),
 acos = _complex_aware(jnp.acos, _folded(jnp.acos, None, _acos_patches), "acos")
 acosh = _complex_aware(jnp.acosh, _folded(jnp.acosh, None, _acosh_patches), "acosh")
 exp = _complex_aware(jnp.exp, _folded(jnp.exp, None, _exp_patches), "exp")
+expm1 = _complex_aware(jnp.expm1, _folded(jnp.expm1, None, _expm1_patches), "expm1")
 sqrt = _complex_aware(jnp.sqrt, _folded(jnp.sqrt, None, _sqrt_patches), "sqrt")
 log = _complex_aware(jnp.log, _folded(jnp.log, None, _log_patches), "log")
 log1p = _complex_aware(jnp.log1p, _folded(jnp.log1p, None, _log_patches), "log1p")
