@@ -188,3 +188,13 @@ def test_initializer_names_in_layers():
     np.testing.assert_array_equal(layer.bias, 0.0)
     with pytest.raises(hd.InvalidArgumentError, match="weight_init must be an initializer"):
         hd.nn.Linear(3, 4, weight_init="xavier")
+
+
+def test_a_dtype_the_backend_lacks_is_refused():
+    from conftest import require_backend
+
+    require_backend("torch")
+    with pytest.raises(hd.UnsupportedDtypeError, match="uint16"):
+        init.normal((2,), key=0, dtype=hd.uint16, backend="torch")
+    with pytest.raises(hd.UnsupportedDtypeError, match="uint16"):
+        hd.nn.Linear(2, 3, key=0, dtype="uint16", backend="torch")

@@ -112,9 +112,14 @@ def _draw_dtype(dtype: Any) -> Any:
 
 
 def _finish(x: Array, dtype: Any, backend: str | None, device: Any) -> Array:
-    """Convert a numpy draw to ``backend``/``device``/``dtype`` exactly."""
-    y = hd.asarray(x, backend=backend or hd.current_backend(), device=device)
-    return y if as_hedera_dtype(dtype) == hd.dtype(x) else hd.astype(y, dtype)
+    """Convert a numpy draw to ``backend``/``device``/``dtype`` exactly.
+
+    The dtype is always named in the conversion, so a dtype the backend lacks (float64 on
+    JAX without 64-bit mode) raises ``UnsupportedDtypeError`` instead of being truncated.
+    """
+    target, drawn = as_hedera_dtype(dtype), hd.dtype(x)
+    y = hd.asarray(x, dtype=drawn, backend=backend or hd.current_backend(), device=device)
+    return y if target == drawn else hd.astype(y, target)
 
 
 def _sample(kind: str, shape: tuple[int, ...], key: Any, dtype: Any, **params: Any) -> Array:

@@ -530,18 +530,22 @@ class Module:
             )
         for path, old in expected.items():
             if path in given:
-                new = hd.asarray(given[path], backend=hd.backend_of(old), device=hd.device(old))
+                new = hd.asarray(
+                    given[path], dtype=hd.dtype(old), backend=hd.backend_of(old), device=hd.device(old)
+                )
                 module, name = self._locate(path)
                 module._store_of(name)[name] = new
         return self
 
     def _map_arrays(self, fn: Callable[[Array], Array]) -> None:
+        """Replace every parameter and buffer by ``fn`` of it; all or nothing if ``fn`` raises."""
+        updates = []
         for m in self.modules():
             d = m.__dict__
             for store in (d["_parameters"], d["_buffers"]):
-                for name, value in list(store.items()):
-                    if value is not None:
-                        store[name] = fn(value)
+                updates += [(store, name, fn(value)) for name, value in store.items() if value is not None]
+        for store, name, value in updates:
+            store[name] = value
 
     def to_backend(self, backend: str, device: Any = None) -> Module:
         """Move every parameter and buffer to ``backend`` (and ``device``), in place; returns ``self``.
@@ -549,7 +553,7 @@ class Module:
         The values are copied exactly (``hd.asarray``), so the model computes the
         same function on its new backend.
         """
-        self._map_arrays(lambda x: hd.asarray(x, backend=backend, device=device))
+        self._map_arrays(lambda x: hd.asarray(x, dtype=hd.dtype(x), backend=backend, device=device))
         return self
 
     def astype(self, dtype: Any) -> Module:
