@@ -23,7 +23,8 @@ Two ways to call it:
   shaped like ``model.parameters()``) and touches nothing: the pure form to use
   under ``hd.grad``, ``hd.jit``, ``jax.jit``, ``torch.func``... It works on a
   shallow copy of the module tree holding the given arrays, so the traced values
-  never leak into the module.
+  never leak into the module. Compile ``lambda p, x: model.apply(p, x)``, not
+  ``model``, whose arrays a compiler would capture as constants.
 
 Conventions
 -----------
