@@ -215,6 +215,24 @@ def test_torch_compile_reads_the_eager_current_backend(torch_module):
     np.testing.assert_allclose(hd.to_numpy(out), hd.to_numpy(x) + 1)
 
 
+def test_torch_compile_dtype_query_then_cast(torch_module):
+    """hd.dtype(x) then hd.astype(y, hd.float32) in one compiled frame: the dtype conversion must not
+    leave dynamo a guard it cannot evaluate (it once failed with "name ... is not defined")."""
+    torch = torch_module
+
+    def f(x, labels):
+        integral = hd.isdtype(hd.dtype(labels), "integral")
+        total = hd.astype(hd.sum(x * x), hd.float64)
+        return total if integral else -total
+
+    compiled = torch.compile(f, fullgraph=True, backend=CountingBackend())
+    x, labels = torch.arange(3.0), torch.arange(3)
+    for scale in (1.0, 2.0):  # the second call evaluates the guards of the first
+        out = compiled(x * scale, labels)
+        assert out.dtype == torch.float64
+        assert out.item() == pytest.approx(5.0 * scale**2)
+
+
 def test_torch_compile_cold_start():
     """The first hedera call on torch tensors happens inside the trace: loading the torch backend
     there must not break the graph (fresh interpreter, so the backend is not loaded yet)."""

@@ -82,6 +82,12 @@ def native_dtype(dtype: Any) -> torch.dtype | None:
         if dtype in UNSUPPORTED_TORCH:
             raise _hd.unsupported(BACKEND, dtype)
         return dtype  # (float8 and other dtypes hedera has no name for too: the caller asked for it)
+    # hedera dtypes by name, not through _NATIVE_OF: dynamo guards a user-object dict key with a
+    # source it cannot evaluate when hd.dtype() ran earlier in the frame (guard error at run time)
+    if type(dtype) is _hd.DType:
+        if dtype.name in TORCH_DTYPES:
+            return TORCH_DTYPES[dtype.name]
+        raise _hd.unsupported(BACKEND, dtype)
     try:
         return _NATIVE_OF[dtype]
     except (KeyError, TypeError):
