@@ -26,6 +26,7 @@ def _clean_global_backend(monkeypatch):
     monkeypatch.delenv("HEDERA_BACKEND", raising=False)
     hd.set_backend(None)
     yield
+    monkeypatch.delenv("HEDERA_BACKEND", raising=False)  # before set_backend(None) reads it again
     hd.set_backend(None)
 
 
@@ -169,6 +170,8 @@ def test_default_backend_is_numpy():
 
 def test_precedence_context_then_set_backend_then_environment(monkeypatch, backend):
     monkeypatch.setenv("HEDERA_BACKEND", backend)
+    assert hd.current_backend() == "numpy"  # the environment is read at import, not per call
+    hd.set_backend(None)  # ... and again here
     assert hd.current_backend() == backend
     hd.set_backend("numpy")
     assert hd.current_backend() == "numpy"  # set_backend beats the environment

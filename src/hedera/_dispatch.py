@@ -7,7 +7,8 @@ Two rules decide it:
   deciding never imports a framework.
 * A call without array arguments (creation, random) runs on the *current*
   backend: the innermost :func:`use_backend` context, else :func:`set_backend`,
-  else the ``HEDERA_BACKEND`` environment variable, else ``"numpy"``.
+  else the ``HEDERA_BACKEND`` environment variable (read when hedera is
+  imported, and again by ``set_backend(None)``), else ``"numpy"``.
 """
 
 from __future__ import annotations
@@ -202,15 +203,23 @@ def namespace(x_or_name: Any) -> ModuleType:
 # ---- current backend ---------------------------------------------------------------
 
 _context_backend: contextvars.ContextVar[str | None] = contextvars.ContextVar("hedera_backend", default=None)
-_global_backend: str | None = None
+
+
+def _environment_default() -> str:
+    return os.environ.get("HEDERA_BACKEND") or "numpy"
+
+
+# set_backend's setting, else the environment's default. The environment is read at import and by
+# set_backend(None), not per call: os.environ.get costs more than a whole numpy creation call.
+_process_backend: str = _environment_default()
 
 
 def current_backend() -> str:
     """The backend that calls without array arguments run on.
 
     Precedence: the innermost :func:`use_backend` context, then
-    :func:`set_backend`, then the ``HEDERA_BACKEND`` environment variable, then
-    ``"numpy"``.
+    :func:`set_backend`, then the ``HEDERA_BACKEND`` environment variable (as read at
+    import or by ``set_backend(None)``), then ``"numpy"``.
     """
     if _TRACE_STACK:  # only inside a use_backend block in code torch.compile is tracing
         return _TRACE_STACK[-1]
@@ -219,12 +228,7 @@ def current_backend() -> str:
 
 def _ambient_backend() -> str:
     """The current backend outside compiled code. A constant to dynamo (read at trace time)."""
-    name = _context_backend.get()
-    if name is not None:
-        return name
-    if _global_backend is not None:
-        return _global_backend
-    return os.environ.get("HEDERA_BACKEND") or "numpy"
+    return _context_backend.get() or _process_backend
 
 
 _ambient_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
@@ -236,14 +240,17 @@ def current_namespace() -> ModuleType:
 
 
 def set_backend(name: str | None) -> None:
-    """Set the process-wide default backend (``None`` restores the environment/numpy default).
+    """Set the process-wide default backend.
 
-    The framework is imported now, so a bad name fails here rather than at first use.
+    ``None`` restores the default: ``$HEDERA_BACKEND`` (read again now), else ``"numpy"``. The
+    framework is imported now, so a bad name fails here rather than at first use.
     """
-    global _global_backend
-    if name is not None:
-        load_backend(name)
-    _global_backend = name
+    global _process_backend
+    if name is None:
+        _process_backend = _environment_default()
+        return
+    load_backend(name)
+    _process_backend = name
 
 
 @contextlib.contextmanager
