@@ -13,10 +13,22 @@ median of repeats) and the overhead added by hedera. It also times
 the closest peer's namespace lookup, to compare with hedera's dispatch cost
 (front minus namespace).
 
+Peers, where installed (``pip install -e ".[bench]"``), on the same inputs:
+
+* array-api-compat: ``array_namespace(x).f(...)``, the lookup paid on every call,
+  as a library written against the standard does it (no TensorFlow support);
+* EagerPy: the operation on an EagerPy tensor wrapped *once* beforehand
+  (``ex.exp()``, ``ex + ey``): its best case, a wrapper class kept across calls;
+  EagerPy has no ``sin``/``linalg.inv`` (those cells are empty);
+* ``keras.ops.f(x)`` on native arrays, in a subprocess per backend (Keras reads
+  ``KERAS_BACKEND`` once, at import), with its own native timings so that the
+  ratio to native compares runs of the same process.
+
 Usage::
 
     python benchmarks/dispatch_overhead.py            # full run, prints tables, writes JSON
     python benchmarks/dispatch_overhead.py --quick    # smoke mode (used by the tests)
+    python benchmarks/dispatch_overhead.py --no-peers # hedera against native only
 
 Performance is measured here, never asserted in tests.
 """
@@ -29,7 +41,9 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import timeit
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -109,6 +123,35 @@ CASES: dict[str, tuple[str, dict[str, str], bool]] = {
 }  # fmt: skip
 
 
+# EagerPy statements on tensors wrapped once (ex, ey, ec, em); None: EagerPy has no such function
+EAGERPY: dict[str, str | None] = {
+    "abs": "ex.abs()", "sin": None, "exp": "ex.exp()", "log": "ex.log()", "sqrt": "ex.sqrt()",
+    "tanh": "ex.tanh()", "negative": "-ex", "square": "ex.square()", "isnan": "ex.isnan()",
+    "add": "ex + ey", "subtract": "ex - ey", "multiply": "ex * ey", "divide": "ex / ey",
+    "maximum": "ep.maximum(ex, ey)", "equal": "ex == ey", "less": "ex < ey",
+    "logical_and": "ep.logical_and(ec, ec)", "where": "ep.where(ec, ex, ey)", "sum": "ex.sum()",
+    "mean": "ex.mean()", "max": "ex.max()", "argmax": "ex.argmax()", "matmul": "ep.matmul(em, em)",
+    "reshape": "ex.reshape((-1, 1))", "permute_dims": "em.transpose((1, 0))",
+    "expand_dims": "ex.expand_dims(0)", "concat": "ep.concatenate([ex, ey])",
+    "stack": "ep.stack([ex, ey])", "astype": "ex.astype(native_float64)",
+    "cumulative_sum": "ex.cumsum(axis=0)", "sort": "ex.sort()", "zeros": "ep.zeros(ex, n)",
+    "linalg.inv": None,
+}  # fmt: skip
+
+# keras.ops statements (K = keras.ops) where they differ from NumPy's with np. -> K.
+_KERAS_OVERRIDES = {"astype": 'K.cast(x, "float64")', "linalg.inv": "K.inv(m)"}
+
+
+def compat_statement(name: str) -> str:
+    """``array_namespace(x).f(...)``: the namespace looked up on every call, as standard code does."""
+    front = CASES[name][0]
+    return front.replace("hd.float64", "cxp.float64").replace("hd.", "array_namespace(x).", 1)
+
+
+def keras_statement(name: str) -> str:
+    return _KERAS_OVERRIDES.get(name) or CASES[name][1]["numpy"].replace("np.", "K.")
+
+
 @dataclass
 class Row:
     backend: str
@@ -123,6 +166,10 @@ class Row:
     added_ns: float  # hedera min - native min
     dispatch_ns: float  # hedera min - namespace min: the front's own cost
     ratio: float  # hedera min / native min
+    compat_min_ns: float | None = None  # array_namespace(x).f(...)
+    eagerpy_min_ns: float | None = None  # pre-wrapped EagerPy tensor
+    keras_min_ns: float | None = None  # keras.ops.f(x), subprocess
+    keras_native_min_ns: float | None = None  # the native call timed in the keras subprocess
 
 
 def _environment(backend: str, size: int) -> dict:
@@ -163,12 +210,16 @@ def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, fl
     return min(runs), statistics.median(runs)
 
 
-def measure(backends: list[str], sizes: list[int], repeat: int, target_s: float) -> list[Row]:
+def measure(
+    backends: list[str], sizes: list[int], repeat: int, target_s: float, peers: bool = False
+) -> list[Row]:
     rows = []
     for backend in backends:
         for size in sizes:
             env = _environment(backend, size)
             env["ns"] = hd.namespace(backend)
+            if peers:
+                _add_peer_environment(env, backend)
             with hd.use_backend(backend):
                 for name, (front, natives, one_to_one) in CASES.items():
                     native = natives[backend]
@@ -178,11 +229,86 @@ def measure(backends: list[str], sizes: list[int], repeat: int, target_s: float)
                     n_min, n_med = _time(native, env, repeat, target_s)
                     h_min, h_med = _time(front, env, repeat, target_s)
                     s_min, _ = _time(namespace_stmt, env, repeat, target_s)
-                    rows.append(
-                        Row(backend, name, size, one_to_one, n_min, n_med, h_min, h_med, s_min,
-                            h_min - n_min, h_min - s_min, h_min / n_min)
-                    )  # fmt: skip
+                    row = Row(backend, name, size, one_to_one, n_min, n_med, h_min, h_med, s_min,
+                              h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
+                    if peers:
+                        row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
+                        row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
+                    rows.append(row)
     return rows
+
+
+def _add_peer_environment(env: dict, backend: str) -> None:
+    """Peer objects for the timed statements: compat's lookup, EagerPy tensors wrapped once."""
+    try:
+        import array_api_compat
+
+        env["array_namespace"] = array_api_compat.array_namespace
+        env["cxp"] = array_api_compat.array_namespace(env["x"])
+    except (ImportError, TypeError):  # not installed, or no support for this framework
+        pass
+    try:
+        import eagerpy
+
+        env["ep"] = eagerpy
+        for name in ("x", "y", "c", "m"):
+            env["e" + name] = eagerpy.astensor(env[name])
+        env["native_float64"] = hd.namespace(backend).float64
+    except ImportError:
+        pass
+
+
+def _peer_time(stmt: str | None, env: dict, repeat: int, target_s: float) -> float | None:
+    """Min ns per call of a peer's statement; None where the peer lacks it or is not installed."""
+    if stmt is None:
+        return None
+    try:
+        eval(stmt, env)
+    except (NameError, TypeError, AttributeError, ValueError):
+        return None
+    return _time(stmt, env, repeat, target_s)[0]
+
+
+def measure_keras(backends: list[str], sizes: list[int], quick: bool) -> dict[tuple, tuple]:
+    """``{(backend, function, size): (keras min ns, native min ns)}``, one subprocess per backend."""
+    try:
+        import importlib.util
+
+        if importlib.util.find_spec("keras") is None:
+            return {}
+    except ValueError:
+        return {}
+    out = {}
+    for backend in backends:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "keras.json"
+            cmd = [sys.executable, __file__, "--keras-worker", "--backends", backend, "--output", str(path)]
+            cmd += ["--quick"] if quick else []
+            env = {**os.environ, "KERAS_BACKEND": backend}
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+            if done.returncode != 0:
+                print(f"keras.ops on {backend} failed:\n{done.stderr[-2000:]}", file=sys.stderr)
+                continue
+            for r in json.loads(path.read_text()):
+                out[(backend, r["function"], r["size"])] = (r["keras_min_ns"], r["native_min_ns"])
+    return out
+
+
+def keras_worker(backend: str, sizes: list[int], repeat: int, target_s: float, output: Path) -> None:
+    """Run in the subprocess: time ``keras.ops.f`` and the native call, write JSON rows."""
+    import keras
+
+    rows = []
+    for size in sizes:
+        env = _environment(backend, size)
+        env["K"] = keras.ops
+        for name, (_, natives, _) in CASES.items():
+            native_ns = _time(natives[backend], env, repeat, target_s)[0]
+            keras_ns = _peer_time(keras_statement(name), env, repeat, target_s)
+            if keras_ns is not None:
+                rows.append({"function": name, "size": size, "keras_min_ns": keras_ns,
+                             "native_min_ns": native_ns})  # fmt: skip
+    output.write_text(json.dumps(rows))
 
 
 def peer_lookup_ns(backends: list[str], repeat: int, target_s: float) -> dict[str, float]:
@@ -204,8 +330,9 @@ def peer_lookup_ns(backends: list[str], repeat: int, target_s: float) -> dict[st
 def _table(rows: list[Row], size: int) -> str:
     lines = [
         f"\n## {size}-element inputs (ns per call, min of repeats)\n",
-        "| backend | function | native | hd.f | namespace.f | added | dispatch | ratio |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| backend | function | native | hd.f | namespace.f | added | dispatch | ratio "
+        "| compat | eagerpy | keras.ops |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r.size != size:
@@ -213,9 +340,20 @@ def _table(rows: list[Row], size: int) -> str:
         star = "" if r.one_to_one else " *"
         lines.append(
             f"| {r.backend} | {r.function}{star} | {r.native_min_ns:.0f} | {r.hedera_min_ns:.0f} | "
-            f"{r.namespace_min_ns:.0f} | {r.added_ns:+.0f} | {r.dispatch_ns:+.0f} | {r.ratio:.2f} |"
+            f"{r.namespace_min_ns:.0f} | {r.added_ns:+.0f} | {r.dispatch_ns:+.0f} | {r.ratio:.2f} | "
+            f"{_ns(r.compat_min_ns)} | {_ns(r.eagerpy_min_ns)} | {_ns(r.keras_min_ns)} |"
         )
     return "\n".join(lines)
+
+
+def _ns(value: float | None) -> str:
+    return "" if value is None else f"{value:.0f}"
+
+
+def _median_ratio(pairs: list[tuple[float | None, float | None]]) -> float | None:
+    """Median of peer/native over the rows where the peer was timed."""
+    ratios = [a / b for a, b in pairs if a is not None and b]
+    return statistics.median(ratios) if ratios else None
 
 
 def summary(rows: list[Row], peers: dict[str, float]) -> dict:
@@ -226,6 +364,14 @@ def summary(rows: list[Row], peers: dict[str, float]) -> dict:
         entry = {
             "median_added_ns_one_to_one": statistics.median(r.added_ns for r in mine),
             "median_dispatch_ns": dispatch,
+        }
+        mine_all = [r for r in rows if r.backend == backend]
+        entry["median_ratio_to_native"] = {
+            "hedera": _median_ratio([(r.hedera_min_ns, r.native_min_ns) for r in mine_all]),
+            "namespace": _median_ratio([(r.namespace_min_ns, r.native_min_ns) for r in mine_all]),
+            "array_api_compat": _median_ratio([(r.compat_min_ns, r.native_min_ns) for r in mine_all]),
+            "eagerpy": _median_ratio([(r.eagerpy_min_ns, r.native_min_ns) for r in mine_all]),
+            "keras": _median_ratio([(r.keras_min_ns, r.keras_native_min_ns) for r in mine_all]),
         }
         if backend in peers:
             entry["array_api_compat_lookup_ns"] = peers[backend]
@@ -241,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", default=",".join(hd.available_backends()))
     parser.add_argument("--quick", action="store_true", help="smoke mode: few functions, tiny timings")
     parser.add_argument("--output", type=Path, default=RESULTS / "dispatch_overhead.json")
+    parser.add_argument("--no-peers", action="store_true", help="skip array-api-compat, EagerPy, keras")
+    parser.add_argument("--keras-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     backends = [b for b in args.backends.split(",") if b and b != "mxnet"]
     if args.quick:
@@ -253,12 +401,23 @@ def main(argv: list[str] | None = None) -> int:
         import jax
 
         jax.config.update("jax_enable_x64", True)  # so astype(float64) means the same everywhere
-    rows = measure(backends, sizes, repeat, target_s)
+    if args.keras_worker:
+        keras_worker(backends[0], sizes, repeat, target_s, args.output)
+        return 0
+    rows = measure(backends, sizes, repeat, target_s, peers=not args.no_peers)
+    if not args.no_peers:
+        for (backend, function, size), (keras_ns, native_ns) in measure_keras(
+            backends, sizes, args.quick
+        ).items():
+            for r in rows:
+                if (r.backend, r.function, r.size) == (backend, function, size):
+                    r.keras_min_ns, r.keras_native_min_ns = keras_ns, native_ns
     peers = peer_lookup_ns(backends, repeat, target_s)
+    load = os.getloadavg()
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpus": os.cpu_count(),
+                    "cpus": os.cpu_count(), "load_average": list(load),
                     "python": sys.version.split()[0]},
         "versions": _versions(backends),
         "quick": args.quick,
@@ -287,6 +446,11 @@ def _versions(backends: list[str]) -> dict[str, str]:
             out[b] = md.version(names[b])
         except md.PackageNotFoundError:
             out[b] = md.version(b) if b != "tensorflow" else md.version("tensorflow")
+    for peer in ("array-api-compat", "eagerpy", "keras"):
+        try:
+            out[peer] = md.version(peer)
+        except md.PackageNotFoundError:
+            pass
     return out
 
 

@@ -1,0 +1,117 @@
+"""Shared helpers of the benchmark scripts: timing, the machine/versions header, JSON output.
+
+Imported by the scripts in this folder (``python benchmarks/<script>.py`` puts the folder on
+``sys.path``; the smoke tests add it themselves).
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata as md
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+#: distribution names whose versions the header records, where installed
+_DISTRIBUTIONS = (
+    "hedera", "numpy", "torch", "jax", "jaxlib", "tensorflow", "tensorflow-cpu",
+    "keras", "eagerpy", "array-api-compat", "pygount", "matplotlib",
+)  # fmt: skip
+
+
+def versions() -> dict[str, str]:
+    """Installed versions of hedera, the frameworks and the peers."""
+    out = {}
+    for name in _DISTRIBUTIONS:
+        try:
+            out[name] = md.version(name)
+        except md.PackageNotFoundError:
+            pass
+    return out
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def header(quick: bool) -> dict[str, Any]:
+    """Date, machine, load average and versions, for the top of every results file."""
+    try:
+        load = list(os.getloadavg())
+    except OSError:
+        load = None
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": {
+            "platform": platform.platform(),
+            "cpu": _cpu_model(),
+            "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+            "load_average": load,
+        },
+        "versions": versions(),
+        "quick": quick,
+    }
+
+
+def write_json(path: Path, data: dict) -> None:
+    """Write ``data`` atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str))
+    os.replace(tmp, path)
+
+
+def calibrate(fn: Callable[[], Any], target_s: float) -> int:
+    """How many calls of ``fn`` make one timing run of at least ``target_s`` seconds."""
+    number = 1
+    while number < 1_000_000:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        if time.perf_counter() - start >= target_s:
+            break
+        number *= 2
+    return number
+
+
+def time_interleaved(
+    fns: dict[str, Callable[[], Any]], repeat: int, target_s: float
+) -> dict[str, tuple[float, float]]:
+    """``{name: (min, median)}`` seconds per call, the variants timed in alternation.
+
+    Alternating the variants inside every repeat exposes them to the same load on a shared
+    machine, so a burst of noise hits all of them rather than one; the minimum over repeats is
+    the least disturbed run.
+    """
+    number = min(calibrate(fn, target_s) for fn in fns.values())
+    runs: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            runs[name].append(timeit.timeit(fn, number=number) / number)
+    return {name: (min(r), statistics.median(r)) for name, r in runs.items()}
+
+
+def sync_for(backend: str) -> Callable[[Any], Any]:
+    """A function that waits for a backend's asynchronous results (jax dispatches asynchronously)."""
+    if backend == "jax":
+        import jax
+
+        return jax.block_until_ready
+    return lambda out: out

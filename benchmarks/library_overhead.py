@@ -1,0 +1,594 @@
+"""Library-level overhead of hedera's dispatch (the paper's RQ3), eager and compiled.
+
+For every public function of ``hedera.mech``, ``hedera.vision``, ``hedera.robot`` and
+``hedera.gym`` (discovered from each library's ``__all__``; a library not installed yet is
+reported as missing), on inputs of the sizes the demos use (``library_inputs.py``), this
+times the hedera call against two baselines:
+
+(a) **dispatch bypassed**: the same library function with every ``hd.*`` call bound straight
+    to the backend namespace. Mechanism: each library module reads hedera through its
+    module-level global ``hd`` (``import hedera as hd``); for the bypassed run that global is
+    replaced, in every module of the four libraries, by a plain module object whose attributes
+    are hedera's, except that each *dispatching front* function (every name of the generated
+    front, ``hd.linalg.*`` and ``hd.fft.*``) is the backend namespace's function itself
+    (``hedera.backends.torch.sin`` instead of ``hd.sin``). Attribute lookups cost the same as
+    on the real module, so the difference between the two runs is hedera's per-call dispatch
+    (type lookup, call-through, error wrapper) and nothing else. The globals are restored
+    afterwards; library code is not changed. Operators (``x * y``) and manual fronts
+    (``hd.asarray``, ``hd.finfo``...) are native or identical in both runs.
+(b) **native**: for a subset of functions, implementations written directly in torch and in
+    jax (``benchmarks/native/``), checked against the hedera result before they are timed.
+
+Both eager and compiled: the compiled runs wrap the call (array arguments as inputs, the rest
+closed over) in ``hd.jit`` (torch.compile, jax.jit, tf.function), the bypassed one traced with
+the bypass in place. NumPy has no compiler. For jax and tensorflow the report also checks
+whether the two compiled programs are identical (they should be: dispatch runs at trace time).
+
+Overhead % = (hedera - baseline) / baseline * 100, from the minimum over interleaved repeats
+(``benchlib.time_interleaved``). The per-call dispatch cost explains a miss: the number of
+``hd.*`` front calls one library call makes is counted, and the report shows the added time
+per front call next to the work per front call.
+
+Usage::
+
+    python benchmarks/library_overhead.py                  # full run -> results/library_overhead.json
+    python benchmarks/library_overhead.py --quick          # smoke mode (used by the tests)
+    python benchmarks/library_overhead.py --libraries mech --backends torch,jax
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import inspect
+import statistics
+import sys
+import time
+import traceback
+import types
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib
+import library_inputs
+
+import hedera as hd
+import hedera._front as _front
+
+LIBRARIES = ("mech", "vision", "robot", "gym")
+COMPILERS = ("torch", "jax", "tensorflow")  # numpy: hd.jit runs the function as it is
+NATIVE_FRAMEWORKS = ("torch", "jax")
+
+
+# ---- (a) the bypass: hd with its dispatching fronts bound to the backend namespace ----------------
+
+
+def _front_names() -> dict[str, list[str]]:
+    """The dispatching front functions: ``hd.<name>``, ``hd.linalg.<name>``, ``hd.fft.<name>``."""
+    return {"": list(_front.__all__), "linalg": list(hd.linalg.__all__), "fft": list(hd.fft.__all__)}
+
+
+def bypass_module(backend: str, counter: Counter | None = None) -> types.ModuleType:
+    """A stand-in for ``hedera`` whose dispatching fronts are ``backend``'s namespace functions.
+
+    With ``counter``, the fronts are hedera's own, wrapped to count calls by name instead (used
+    once per function to count how many dispatches one library call makes).
+    """
+    ns = hd.namespace(backend)
+    proxy = types.ModuleType("hedera")
+    proxy.__dict__.update({k: v for k, v in vars(hd).items() if not k.startswith("__")})
+    for sub, names in _front_names().items():
+        source = getattr(hd, sub) if sub else hd
+        target = types.ModuleType(f"hedera.{sub}") if sub else proxy
+        if sub:
+            target.__dict__.update(vars(source))
+            setattr(proxy, sub, target)
+        for name in names:
+            if counter is None:
+                fn = getattr(getattr(ns, sub) if sub else ns, name)
+            else:
+                fn = _counting(getattr(source, name), f"{sub}.{name}" if sub else name, counter)
+            setattr(target, name, fn)
+    return proxy
+
+
+def _counting(fn: Callable, name: str, counter: Counter) -> Callable:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counter[name] += 1
+        return fn(*args, **kwargs)
+
+    return counted
+
+
+def _library_modules() -> list[types.ModuleType]:
+    """Every loaded module of the four libraries that reads hedera through a global ``hd``."""
+    prefixes = tuple(f"hedera.{lib}" for lib in LIBRARIES)
+    return [
+        m
+        for name, m in list(sys.modules.items())
+        if name.startswith(prefixes) and getattr(m, "hd", None) is hd
+    ]
+
+
+@contextlib.contextmanager
+def patched_hd(proxy: types.ModuleType) -> Iterator[None]:
+    """Replace the global ``hd`` of every library module by ``proxy``; restore it afterwards."""
+    modules = _library_modules()
+    for m in modules:
+        m.hd = proxy
+    try:
+        yield
+    finally:
+        for m in modules:
+            m.hd = hd
+
+
+# ---- discovery and calls -------------------------------------------------------------------------
+
+
+def discover(library: str) -> tuple[types.ModuleType | None, dict[str, Callable], str]:
+    """(module, {name: callable}, why missing): every name in the library's ``__all__``.
+
+    A public class with an instance factory in ``library_inputs.instances`` contributes its
+    public methods, bound to that instance, as ``Class.method``; other classes are listed
+    under their own name (and reported as skipped, with the reason).
+    """
+    try:
+        module = importlib.import_module(f"hedera.{library}")
+    except ImportError as e:
+        return None, {}, f"not installed ({e})"
+    names = list(getattr(module, "__all__", [n for n in dir(module) if not n.startswith("_")]))
+    factories = library_inputs.instances(library)
+    found: dict[str, Callable] = {}
+    for name in names:
+        obj = getattr(module, name)
+        if isinstance(obj, types.ModuleType):
+            continue  # a submodule re-exported by name (its functions are listed themselves)
+        factory = factories.get(name)
+        if inspect.isclass(obj) and callable(factory):
+            instance = factory()
+            for attr, value in vars(obj).items():
+                if not attr.startswith("_") and inspect.isfunction(value):
+                    found[f"{name}.{attr}"] = getattr(instance, attr)
+            for base in obj.__mro__[1:]:  # inherited public methods
+                for attr, value in vars(base).items():
+                    key = f"{name}.{attr}"
+                    if not attr.startswith("_") and inspect.isfunction(value) and key not in found:
+                        found[key] = getattr(instance, attr)
+        else:
+            found[name] = obj
+    return module, found, ""
+
+
+def split_call(fn: Callable, kwargs: dict[str, Any]) -> tuple[Callable, tuple]:
+    """``(f, arrays)``: ``f(*arrays)`` is ``fn(**kwargs)``, the non-array arguments closed over."""
+    array_names = [k for k, v in kwargs.items() if not library_inputs.is_static(v)]
+    static = {k: v for k, v in kwargs.items() if k not in array_names}
+
+    def call(*arrays: Any) -> Any:
+        return fn(**static, **dict(zip(array_names, arrays, strict=True)))
+
+    return call, tuple(kwargs[k] for k in array_names)
+
+
+def _leaves(out: Any) -> list[np.ndarray]:
+    leaves = hd.tree.leaves(out) if not hasattr(out, "shape") else [out]
+    return [np.asarray(hd.to_numpy(v)) for v in leaves if v is not None and hasattr(v, "shape")]
+
+
+def same_values(a: Any, b: Any, rtol: float = 1e-4, atol: float = 1e-4) -> bool:
+    la, lb = _leaves(a), _leaves(b)
+    return len(la) == len(lb) and all(
+        x.shape == y.shape and np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+        for x, y in zip(la, lb, strict=True)
+    )
+
+
+# ---- timing ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    min_s: float
+    median_s: float
+
+
+def time_variants(
+    variants: dict[str, tuple[Callable[[], Any], Callable[[], Any]]], repeat: int, target_s: float
+) -> dict[str, Timing]:
+    """Time ``{name: (call, context factory)}`` in alternation, each repeat inside its context."""
+    with variants[next(iter(variants))][1]():
+        number = benchlib.calibrate(variants[next(iter(variants))][0], target_s)
+    runs: dict[str, list[float]] = {name: [] for name in variants}
+    order = list(variants.items())
+    for i in range(repeat):  # alternate the order too: no variant always runs first
+        for name, (call, context) in order if i % 2 == 0 else order[::-1]:
+            with context():
+                start = time.perf_counter()
+                for _ in range(number):
+                    call()
+                runs[name].append((time.perf_counter() - start) / number)
+    return {name: Timing(min(r), statistics.median(r)) for name, r in runs.items()}
+
+
+@dataclass
+class Row:
+    library: str
+    function: str
+    backend: str
+    mode: str  # "eager" or "compiled"
+    hedera_min_us: float | None = None
+    hedera_median_us: float | None = None
+    bypass_min_us: float | None = None
+    bypass_median_us: float | None = None
+    overhead_pct: float | None = None  # (hedera - bypass) / bypass, minima
+    overhead_median_pct: float | None = None  # the same from the medians
+    front_calls: int | None = None  # hd.* dispatches per library call
+    added_ns_per_front_call: float | None = None
+    same_program: bool | None = None  # compiled: the two traced programs are identical
+    skipped: str | None = None
+    why: str | None = None  # why a target is missed
+
+
+@dataclass
+class NativeRow:
+    library: str
+    function: str
+    framework: str
+    mode: str
+    equal: bool
+    native_min_us: float
+    hedera_min_us: float
+    overhead_pct: float  # (hedera - native) / native
+
+
+@dataclass
+class State:
+    rows: list[Row] = field(default_factory=list)
+    native: list[NativeRow] = field(default_factory=list)
+    missing: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _pct(a: float, b: float) -> float:
+    return (a - b) / b * 100.0
+
+
+def measure_eager(library: str, name: str, fn: Callable, backend: str, args: argparse.Namespace) -> Row:
+    row = Row(library, name, backend, "eager")
+    try:
+        kwargs = library_inputs.inputs(library, name, fn, backend)
+    except library_inputs.Skip as e:
+        row.skipped = str(e)
+        return row
+    sync = benchlib.sync_for(backend)
+    counter: Counter = Counter()
+    try:
+        with hd.use_backend(backend):
+            expected = fn(**kwargs)
+            with patched_hd(bypass_module(backend, counter)):
+                fn(**kwargs)
+            with patched_hd(bypass_module(backend)):
+                bypassed = fn(**kwargs)
+            if not same_values(expected, bypassed, 0, 0):
+                row.skipped = "the bypassed call gave a different result"
+                return row
+            proxy = bypass_module(backend)
+            times = time_variants(
+                {
+                    "hedera": (lambda: sync(fn(**kwargs)), contextlib.nullcontext),
+                    "bypass": (lambda: sync(fn(**kwargs)), lambda: patched_hd(proxy)),
+                },
+                args.repeat,
+                args.target_s,
+            )
+    except Exception as e:  # a function that fails on this backend is reported, not fatal
+        row.skipped = f"failed: {type(e).__name__}: {str(e)[:200]}"
+        return row
+    _fill(row, times, sum(counter.values()))
+    return row
+
+
+def _fill(row: Row, times: dict[str, Timing], front_calls: int | None) -> None:
+    h, b = times["hedera"], times["bypass"]
+    row.hedera_min_us, row.hedera_median_us = h.min_s * 1e6, h.median_s * 1e6
+    row.bypass_min_us, row.bypass_median_us = b.min_s * 1e6, b.median_s * 1e6
+    row.overhead_pct = _pct(h.min_s, b.min_s)
+    row.overhead_median_pct = _pct(h.median_s, b.median_s)
+    row.front_calls = front_calls
+    if front_calls:
+        row.added_ns_per_front_call = (h.min_s - b.min_s) * 1e9 / front_calls
+
+
+def _same_program(backend: str, call: Callable, arrays: tuple, proxy: types.ModuleType) -> bool | None:
+    """Whether jax/tensorflow trace the same program with and without the bypass."""
+    try:
+        if backend == "jax":
+            import jax
+
+            def text() -> str:
+                return jax.jit(call).lower(*arrays).as_text()
+
+        elif backend == "tensorflow":
+            import tensorflow as tf
+
+            def text() -> str:
+                graph = tf.function(call).get_concrete_function(*arrays).graph
+                return "\n".join(op.type for op in graph.get_operations())
+
+        else:
+            return None
+        with hd.use_backend(backend):
+            plain = text()
+            with patched_hd(proxy):
+                bypassed = text()
+        return plain == bypassed
+    except Exception:
+        return None
+
+
+def measure_compiled(library: str, name: str, fn: Callable, backend: str, args: argparse.Namespace) -> Row:
+    row = Row(library, name, backend, "compiled")
+    try:
+        kwargs = library_inputs.inputs(library, name, fn, backend)
+    except library_inputs.Skip as e:
+        row.skipped = str(e)
+        return row
+    sync = benchlib.sync_for(backend)
+    call, arrays = split_call(fn, kwargs)
+    proxy = bypass_module(backend)
+    jitted_hd, jitted_bypass = hd.jit(call), hd.jit(call)
+    try:
+        with hd.use_backend(backend):
+            for _ in range(3):  # compile, and settle torch's recompilation/guards
+                expected = sync(jitted_hd(*arrays))
+                with patched_hd(proxy):
+                    bypassed = sync(jitted_bypass(*arrays))
+            if not same_values(expected, bypassed):
+                row.skipped = "the compiled bypassed call gave a different result"
+                return row
+            times = time_variants(
+                {
+                    "hedera": (lambda: sync(jitted_hd(*arrays)), contextlib.nullcontext),
+                    "bypass": (lambda: sync(jitted_bypass(*arrays)), lambda: patched_hd(proxy)),
+                },
+                args.repeat,
+                args.target_s,
+            )
+    except Exception as e:
+        row.skipped = f"failed: {type(e).__name__}: {str(e)[:200]}"
+        return row
+    _fill(row, times, None)
+    row.same_program = _same_program(backend, call, arrays, proxy)
+    return row
+
+
+# ---- (b) native implementations ----------------------------------------------------------------
+
+
+def native_functions(framework: str, library: str) -> dict[str, Callable]:
+    """``benchmarks/native/<framework>_<library>.py``'s ``FUNCTIONS`` (empty where none)."""
+    try:
+        module = importlib.import_module(f"native.{framework}_{library}")
+    except ModuleNotFoundError:
+        return {}
+    return module.FUNCTIONS
+
+
+def _native_compile(framework: str, f: Callable) -> Callable:
+    if framework == "jax":
+        import jax
+
+        return jax.jit(f)
+    import torch
+
+    return torch.compile(f)
+
+
+def measure_native(
+    library: str, module: types.ModuleType, framework: str, args: argparse.Namespace, modes: list[str]
+) -> list[NativeRow]:
+    """Check each native implementation against hedera's result, then time both."""
+    rows = []
+    sync = benchlib.sync_for(framework)
+    for name, native in native_functions(framework, library).items():
+        fn = getattr(module, name)
+        kwargs = library_inputs.inputs(library, name, fn, framework)
+        with hd.use_backend(framework):
+            equal = same_values(fn(**kwargs), native(**kwargs))
+            for mode in modes:
+                if mode == "compiled" and framework not in args.compiled_backends:
+                    continue
+                call, arrays = split_call(fn, kwargs)
+                ncall, _ = split_call(native, kwargs)
+                if mode == "compiled":
+                    call, ncall = hd.jit(call), _native_compile(framework, ncall)
+                    for _ in range(3):
+                        sync(call(*arrays)), sync(ncall(*arrays))
+                    equal = equal and same_values(call(*arrays), ncall(*arrays))
+                times = time_variants(
+                    {
+                        "hedera": (lambda c=call, a=arrays: sync(c(*a)), contextlib.nullcontext),
+                        "native": (lambda c=ncall, a=arrays: sync(c(*a)), contextlib.nullcontext),
+                    },
+                    args.repeat,
+                    args.target_s,
+                )
+                h, n = times["hedera"].min_s, times["native"].min_s
+                rows.append(NativeRow(library, name, framework, mode, equal, n * 1e6, h * 1e6, _pct(h, n)))
+    return rows
+
+
+# ---- why a target is missed ----------------------------------------------------------------------
+
+TARGETS = {"eager": 1.0, "compiled": 0.1}  # median overhead, percent
+
+
+def explain(row: Row) -> str | None:
+    """Why a function misses its target (None where it meets it or was not measured)."""
+    if row.overhead_pct is None or row.overhead_pct <= TARGETS[row.mode]:
+        return None
+    if row.mode == "compiled":
+        if row.same_program:
+            return (
+                "the compiled programs are identical (dispatch runs only while tracing): "
+                "the difference is timing noise"
+            )
+        if row.backend == "torch":
+            return (
+                "torch.compile runs the Python wrapper and its guards on every call; the "
+                "difference is guard evaluation or noise at this call duration"
+            )
+        return "timing noise (the dispatch is traced away)"
+    if row.front_calls:
+        work_ns = row.bypass_min_us * 1e3 / row.front_calls
+        per_call = row.added_ns_per_front_call or 0.0
+        return (
+            f"{row.front_calls} hd.* calls at ~{per_call:.0f} ns dispatch each, against "
+            f"{work_ns:.0f} ns of framework work per call: small inputs, so each native call "
+            "does little work"
+        )
+    return "no hd.* front call: the difference is timing noise"
+
+
+# ---- driver -------------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> dict:
+    state = State()
+    for library in args.libraries:
+        module, callables, missing = discover(library)
+        if module is None:
+            state.missing[library] = missing
+            continue
+        names = list(callables)
+        if args.only:
+            names = [n for n in names if n in args.only]
+        if args.quick:  # the native subset (its equality checks), plus one more
+            natives = set().union(*(native_functions(f, library) for f in NATIVE_FRAMEWORKS))
+            names = [n for n in names if n in natives][:2] + [n for n in names if n not in natives][:1]
+        state.functions[library] = names
+        for backend in args.backends:
+            for name in names:
+                fn = callables[name]
+                row = measure_eager(library, name, fn, backend, args)
+                row.why = explain(row)
+                state.rows.append(row)
+                _progress(row)
+                if backend in args.compiled_backends and row.skipped is None:
+                    if backend == "torch" and not args.torch_compile_all and not _has_native(library, name):
+                        continue
+                    row = measure_compiled(library, name, fn, backend, args)
+                    row.why = explain(row)
+                    state.rows.append(row)
+                    _progress(row)
+        for framework in NATIVE_FRAMEWORKS:
+            if framework in args.backends:
+                try:
+                    state.native += measure_native(library, module, framework, args, args.modes)
+                except Exception:
+                    traceback.print_exc()
+    return {
+        **benchlib.header(args.quick),
+        "sizes": {
+            "mech_batch": library_inputs.MECH_BATCH,
+            "image_dims": library_inputs.IMAGE_DIMS,
+            "correspondences": library_inputs.N_CORRESPONDENCES,
+            "surface_points": library_inputs.N_SURFACE_POINTS,
+            "triangles": library_inputs.N_TRIANGLES,
+        },
+        "targets_pct": TARGETS,
+        "missing_libraries": state.missing,
+        "functions": state.functions,
+        "summary": summarize(state.rows),
+        "rows": [asdict(r) for r in state.rows],
+        "native": [asdict(r) for r in state.native],
+    }
+
+
+def _has_native(library: str, name: str) -> bool:
+    return any(name in native_functions(f, library) for f in NATIVE_FRAMEWORKS)
+
+
+def _progress(row: Row) -> None:
+    if row.skipped:
+        text = f"skipped: {row.skipped}"
+    else:
+        text = f"{row.hedera_min_us:10.1f} us  {row.overhead_pct:+7.2f} %"
+    print(f"{row.library:<7} {row.backend:<10} {row.mode:<8} {row.function:<45} {text}", flush=True)
+
+
+def summarize(rows: list[Row]) -> dict:
+    """Mean and median overhead per library, backend and mode, and per library and mode."""
+    out: dict[str, Any] = {}
+    measured = [r for r in rows if r.overhead_pct is not None]
+    groups: dict[tuple, list[Row]] = {}
+    for r in measured:
+        groups.setdefault((r.library, r.mode, r.backend), []).append(r)
+        groups.setdefault((r.library, r.mode, "all"), []).append(r)
+        groups.setdefault(("all", r.mode, "all"), []).append(r)
+    for (library, mode, backend), group in sorted(groups.items()):
+        values = [r.overhead_pct for r in group]
+        out.setdefault(library, {}).setdefault(mode, {})[backend] = {
+            "n": len(values),
+            "mean_pct": statistics.fmean(values),
+            "median_pct": statistics.median(values),
+            "meets_target": statistics.median(values) <= TARGETS[mode],
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--libraries", default=",".join(LIBRARIES))
+    parser.add_argument("--backends", default=",".join(hd.available_backends()))
+    parser.add_argument("--compiled-backends", default=",".join(COMPILERS))
+    parser.add_argument("--modes", default="eager,compiled")
+    parser.add_argument("--only", default="", help="comma-separated function names")
+    parser.add_argument(
+        "--torch-compile-all",
+        action="store_true",
+        help="torch.compile every function (default: only those with a native baseline; "
+        "torch.compile takes seconds per function)",
+    )
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--target-s", type=float, default=0.02)
+    parser.add_argument("--quick", action="store_true", help="smoke mode: 3 functions, tiny timings")
+    parser.add_argument("--output", type=Path, default=benchlib.RESULTS / "library_overhead.json")
+    args = parser.parse_args(argv)
+    args.libraries = [x for x in args.libraries.split(",") if x]
+    args.backends = [b for b in args.backends.split(",") if b and b != "mxnet"]
+    args.modes = [m for m in args.modes.split(",") if m]
+    args.only = {x for x in args.only.split(",") if x}
+    compiled = [b for b in args.compiled_backends.split(",") if b in COMPILERS]
+    args.compiled_backends = compiled if "compiled" in args.modes else []
+    args.compiled_backends = [b for b in args.compiled_backends if b in args.backends]
+    if args.quick:
+        args.repeat, args.target_s = 2, 1e-4
+    result = run(args)
+    benchlib.write_json(args.output, result)
+    for library, modes in result["summary"].items():
+        for mode, backends in modes.items():
+            for backend, s in backends.items():
+                print(
+                    f"{library:<7} {mode:<8} {backend:<10} n={s['n']:<4} mean {s['mean_pct']:+6.2f} % "
+                    f"median {s['median_pct']:+6.2f} %"
+                )
+    for library, why in result["missing_libraries"].items():
+        print(f"hedera.{library}: {why}")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
