@@ -32,6 +32,7 @@ import array_api_strict as strict
 import numpy as np
 import pytest
 from array_api_strict._array_object import Array as StrictArray
+from hypothesis import reject
 
 import hedera as hd
 from hedera import dtypes as hdt
@@ -39,6 +40,9 @@ from hedera._api import DTYPE_NAMES
 from strategies import Case, Device
 
 strict.set_array_api_strict_flags(api_version="2024.12")
+
+#: numpy < 2 (the MXNet environment, .venv-mxnet, has numpy 1.23)
+NUMPY_1 = np.lib.NumpyVersion(np.__version__) < "2.0.0"
 
 #: default tolerances (rtol, atol) by the precision of the result
 TOLERANCES = {
@@ -229,7 +233,7 @@ def is_array(value: Any) -> bool:
 def assert_values(out: np.ndarray, expected: np.ndarray, tol: float, where: str) -> None:
     """Exact for integers and booleans; NaN/inf positions exact; else by dtype tolerance."""
     if expected.dtype.kind in "biu":
-        np.testing.assert_array_equal(out, expected, err_msg=where, strict=False)
+        np.testing.assert_array_equal(out, expected, err_msg=where)  # (no strict=: numpy < 1.24)
         return
     if expected.dtype.kind == "c":
         # a complex number is NaN if either part is (the standard's reading); which part holds the NaN
@@ -283,7 +287,12 @@ def expected_result(row: Row, case: Case, backend: str) -> Any:
     args = for_reference(case.args, row.ref_ns)
     kwargs = {k: for_reference(v, row.ref_ns) for k, v in case.kwargs.items()}
     with np.errstate(all="ignore"):
-        expected = reference_to_numpy(ref(*args, **kwargs))
+        try:
+            expected = reference_to_numpy(ref(*args, **kwargs))
+        except TypeError as error:
+            if NUMPY_1 and "uint64" in str(error):  # the reference's own limit on numpy < 2 (take)
+                reject()
+            raise
     kind = row.default_kind(case) if row.default_kind is not None else None
     if kind is not None:
         target = default_dtype(backend, kind).dtype

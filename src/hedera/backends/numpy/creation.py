@@ -46,7 +46,12 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
 
 def from_dlpack(x, /, *, device=None, copy=None):
     check_device(device)
-    out = np.from_dlpack(x)
+    try:
+        out = np.from_dlpack(x)
+    except TypeError:  # numpy < 1.25 cannot import bool arrays through DLPack
+        if str(getattr(x, "dtype", "")).rpartition(".")[2] != "bool":
+            raise
+        out = np.asarray(x)
     return out.copy() if copy else out
 
 

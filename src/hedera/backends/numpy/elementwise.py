@@ -82,6 +82,42 @@ tan = np.tan
 tanh = np.tanh
 
 
+# numpy < 2 promotes by value where a Python scalar or a 0-d array meets an array (``int8 array
+# + 0-d int16`` is int8; ``0-d float32 + 1.0`` is float64); the standard (and numpy >= 2, NEP 50)
+# promotes by dtype alone. On numpy < 2 the binary functions cast both operands to the dtype the
+# standard gives (a Python scalar takes the other operand's dtype); on numpy >= 2 they stay aliases.
+_VALUE_BASED = np.lib.NumpyVersion(np.__version__) < "2.0.0"
+
+
+def _standard_operands(x1, x2):
+    a1, a2 = isinstance(x1, (np.ndarray, np.generic)), isinstance(x2, (np.ndarray, np.generic))
+    if a1 and a2:
+        dt = np.promote_types(x1.dtype, x2.dtype)
+    elif a1 or a2:
+        dt = (x1 if a1 else x2).dtype
+    else:
+        return x1, x2
+    return np.asarray(x1, dtype=dt), np.asarray(x2, dtype=dt)
+
+
+def _by_dtype(ufunc):
+    def binary(x1, x2, /):
+        return ufunc(*_standard_operands(x1, x2))
+
+    binary.__name__ = ufunc.__name__
+    return binary
+
+
+if _VALUE_BASED:
+    for _name in (
+        "add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
+        "bitwise_xor", "copysign", "divide", "equal", "floor_divide", "greater", "greater_equal",
+        "hypot", "less", "less_equal", "logaddexp", "logical_and", "logical_or", "logical_xor",
+        "maximum", "minimum", "multiply", "nextafter", "not_equal", "pow", "remainder", "subtract",
+    ):  # fmt: skip
+        globals()[_name] = _by_dtype(globals()[_name])
+
+
 def _integral_identity(ufunc):
     # the standard keeps integer dtypes through ceil/floor/trunc; numpy < 2.1 returns float64
     def rounded(x, /):

@@ -72,7 +72,7 @@ def scatter_nd(indices, updates, shape, /):
 def logsumexp(x, /, *, axis=None, keepdims=False):
     """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
     m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)  # initial: empty sums give -inf
-    m = np.where(np.isfinite(m), m, 0)
+    m = np.where(np.isfinite(m), m, np.zeros_like(m))  # (not 0: numpy < 2 would promote by value)
     out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
     return out if keepdims else np.squeeze(out, axis=axis)
 

@@ -66,10 +66,16 @@ def slogdet(x, /):
 
 
 def solve(x1, x2, /):
-    # the standard treats a 1-d x2 as a vector, and otherwise as a stack of matrices
-    if np.ndim(x2) == 1:
-        return np.linalg.solve(x1, x2[..., None])[..., 0]
-    return np.linalg.solve(x1, x2)
+    # the standard treats a 1-d x2 as a vector, and otherwise as a stack of matrices; the batch
+    # axes are broadcast here because numpy < 2 reads an x2 of one dimension less than x1 as vectors
+    x1, x2 = np.asarray(x1), np.asarray(x2)
+    vector = x2.ndim == 1
+    b = x2[:, None] if vector else x2
+    batch = np.broadcast_shapes(x1.shape[:-2], b.shape[:-2])
+    out = np.linalg.solve(
+        np.broadcast_to(x1, batch + x1.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:])
+    )
+    return out[..., 0] if vector else out
 
 
 def svd(x, /, *, full_matrices=True):

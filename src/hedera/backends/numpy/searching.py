@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .elementwise import _VALUE_BASED, _standard_operands
+
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 where = np.where
+if _VALUE_BASED:  # numpy < 2 promotes by value (see elementwise.py)
+
+    def where(condition, x1, x2, /):
+        return np.where(condition, *_standard_operands(x1, x2))
 
 
 def argmax(x, /, *, axis=None, keepdims=False):

@@ -1,0 +1,165 @@
+"""Array creation functions (mxnet backend).
+
+MXNet's own creation functions default to float32 even for Python integers and
+booleans (``mx.np.array([1, 2])`` and ``mx.np.arange(3)`` are float32); the
+shims here give the standard's defaults: ``bool`` for booleans, ``int64`` for
+integers, float32 (MXNet's default floating dtype) for floats.
+"""
+
+from __future__ import annotations
+
+import mxnet as mx
+import numpy as np
+
+from ... import dtypes as _hd
+from ...errors import InvalidArgumentError
+from ._core import check_numpy_dtype, native_device, native_dtype
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]  # fmt: skip
+
+_mnp = mx.np
+
+
+def _default_of(value):
+    """The standard's default dtype for a Python scalar (MXNet's float32 for floats)."""
+    if isinstance(value, bool):
+        return np.bool_
+    if isinstance(value, int):
+        return np.int64
+    if isinstance(value, complex):
+        raise _hd.unsupported("mxnet", "complex64")
+    return np.float32
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    dt = native_dtype(dtype)
+    if dt is None:
+        ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+        dt = np.int64 if ints else np.float32
+    # computed by NumPy: MXNet's arange rounds the length differently for some float steps
+    return _mnp.array(np.arange(start, stop, step, dtype=dt), dtype=dt, ctx=native_device(device))
+
+
+def _host_array(obj, dtype):
+    """``obj`` (not an MXNet array) as a NumPy array of the dtype the standard gives it."""
+    if dtype is None and isinstance(obj, (bool, int, float, complex, list, tuple)):
+        a = np.asarray(obj)
+        if a.dtype.kind == "f":
+            a = a.astype(np.float32)  # Python floats: the default floating dtype, float32
+        elif a.dtype.kind == "c":
+            raise _hd.unsupported("mxnet", "complex64")
+        return a
+    return np.asarray(obj, dtype=dtype)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    dt = native_dtype(dtype)
+    ctx = native_device(device)
+    if isinstance(obj, _mnp.ndarray):
+        same = (dt is None or obj.dtype == dt) and (ctx is None or obj.ctx == ctx)
+        if same and not copy:
+            return obj
+        if copy is False:
+            raise InvalidArgumentError("copy=False: asarray would need to copy obj (a new dtype or device)")
+        out = obj.astype(dt or obj.dtype, copy=True)
+        return out.as_in_context(ctx) if ctx is not None else out
+    if copy is False:
+        raise InvalidArgumentError("copy=False: MXNet always copies data it did not create")
+    if isinstance(obj, (list, tuple)) and any(isinstance(v, _mnp.ndarray) for v in obj):
+        obj = [v.asnumpy() if isinstance(v, _mnp.ndarray) else v for v in obj]
+    a = _host_array(obj, dt)
+    check_numpy_dtype(a)
+    return _mnp.array(a, dtype=a.dtype, ctx=ctx)
+
+
+def _shape(shape):
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
+def empty(shape, *, dtype=None, device=None):
+    return _mnp.empty(_shape(shape), dtype=native_dtype(dtype) or np.float32, ctx=native_device(device))
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    return empty(x.shape, dtype=dtype or x.dtype, device=device or x.ctx)
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    dt = native_dtype(dtype) or np.float32  # (built on the host: MXNet's eye has no bool)
+    return _mnp.array(np.eye(n_rows, n_cols, k=k, dtype=dt), dtype=dt, ctx=native_device(device))
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """``x`` as an MXNet array: MXNet arrays only (MXNet 1.9 has no ``__dlpack__`` protocol).
+
+    Other frameworks' arrays raise TypeError; ``hd.asarray(x, backend="mxnet")``
+    converts them (through NumPy).
+    """
+    if not isinstance(x, _mnp.ndarray):
+        raise TypeError(
+            f"from_dlpack: the mxnet backend imports only MXNet arrays (got {type(x).__name__}); "
+            f"use hd.asarray(x, backend='mxnet')"
+        )
+    return asarray(x, device=device, copy=copy)
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    dt = native_dtype(dtype) or _default_of(fill_value)
+    return _mnp.full(_shape(shape), fill_value, dtype=dt, ctx=native_device(device))
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    return full(x.shape, fill_value, dtype=dtype or x.dtype, device=device or x.ctx)
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    if isinstance(start, complex) or isinstance(stop, complex):
+        raise _hd.unsupported("mxnet", "complex64")
+    dt = native_dtype(dtype) or np.float32
+    # computed by NumPy in float64, then cast: MXNet's float32 linspace drifts at the end point
+    a = np.linspace(start, stop, num, endpoint=endpoint, dtype=np.float64).astype(dt)
+    return _mnp.array(a, dtype=dt, ctx=native_device(device))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise InvalidArgumentError(f"indexing: expected 'xy' or 'ij', got {indexing!r}")
+    if not arrays:
+        return ()
+    return tuple(_mnp.meshgrid(*arrays, indexing=indexing))
+
+
+def ones(shape, *, dtype=None, device=None):
+    return _mnp.ones(_shape(shape), dtype=native_dtype(dtype) or np.float32, ctx=native_device(device))
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    return ones(x.shape, dtype=dtype or x.dtype, device=device or x.ctx)
+
+
+def _triangle(keep, x, k):
+    # MXNet has no triu, and its tril neither broadcasts over stacks nor takes every dtype
+    n, m = x.shape[-2:]
+    mask = keep(np.ones((n, m), dtype=bool), k)
+    if x.dtype in (np.float16, np.float32, np.float64) and x.size:
+        return x * _mnp.array(mask, dtype=x.dtype, ctx=x.ctx)  # differentiable
+    return _mnp.array(np.where(mask, x.asnumpy(), np.zeros((), x.dtype)), dtype=x.dtype, ctx=x.ctx)
+
+
+def tril(x, /, *, k=0):
+    return _triangle(np.tril, x, k)
+
+
+def triu(x, /, *, k=0):
+    return _triangle(np.triu, x, k)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return _mnp.zeros(_shape(shape), dtype=native_dtype(dtype) or np.float32, ctx=native_device(device))
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    return zeros(x.shape, dtype=dtype or x.dtype, device=device or x.ctx)

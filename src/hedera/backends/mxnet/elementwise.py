@@ -1,0 +1,177 @@
+"""Element-wise functions (mxnet backend).
+
+``mxnet.numpy``'s kernels are used for floating-point arrays, where they are
+differentiable. MXNet's integer and boolean arithmetic differs from the
+standard in places (``remainder`` and ``pow`` of integers return float32,
+``int8 + uint8`` is int32 instead of the int16 MXNet lacks, bitwise functions
+reject booleans), so integer and boolean operands go through the host path
+(``_core.host``: exact, via NumPy; integers carry no gradients anyway).
+Functions MXNet lacks altogether (``logaddexp``, ``nextafter``, ``logical_*``,
+shifts, ``floor_divide``) are composed from its kernels for floats where that
+is exact, else computed on the host.
+"""
+
+from __future__ import annotations
+
+import mxnet as mx
+import numpy as np
+
+from ..numpy import elementwise as _ref
+from ._core import host
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+]  # fmt: skip
+
+_mnp = mx.np
+FLOATS = frozenset({np.float16, np.float32, np.float64})
+
+
+def _unary(native, name):
+    """``native`` for floating-point ``x``, the host path (the numpy backend's function) otherwise."""
+    on_host = host(getattr(_ref, name), name)
+
+    def unary(x, /):
+        if x.dtype in FLOATS:
+            return native(x)
+        return on_host(x)
+
+    unary.__name__ = name
+    return unary
+
+
+def _floats(x1, x2):
+    """Whether every array operand is floating-point (and Python scalars are not booleans)."""
+    for x in (x1, x2):
+        d = getattr(x, "dtype", None)
+        if d is None:
+            if isinstance(x, bool):
+                return False
+        elif d not in FLOATS:
+            return False
+    return True
+
+
+def _binary(native, name):
+    """``native`` when every array operand is floating-point, the host path otherwise."""
+    on_host = host(getattr(_ref, name), name)
+
+    def binary(x1, x2, /):
+        if _floats(x1, x2):
+            return native(x1, x2)
+        return on_host(x1, x2)
+
+    binary.__name__ = name
+    return binary
+
+
+abs = _unary(_mnp.abs, "abs")
+acos = _unary(_mnp.arccos, "acos")
+acosh = _unary(_mnp.arccosh, "acosh")
+asin = _unary(_mnp.arcsin, "asin")
+asinh = _unary(_mnp.arcsinh, "asinh")
+atan = _unary(_mnp.arctan, "atan")
+atanh = _unary(_mnp.arctanh, "atanh")
+ceil = _unary(_mnp.ceil, "ceil")
+cos = _unary(_mnp.cos, "cos")
+cosh = _unary(_mnp.cosh, "cosh")
+exp = _unary(_mnp.exp, "exp")
+expm1 = _unary(_mnp.expm1, "expm1")
+floor = _unary(_mnp.floor, "floor")
+isfinite = _unary(_mnp.isfinite, "isfinite")
+isinf = _unary(_mnp.isinf, "isinf")
+isnan = _unary(_mnp.isnan, "isnan")
+log = _unary(_mnp.log, "log")
+log1p = _unary(_mnp.log1p, "log1p")
+log2 = _unary(_mnp.log2, "log2")
+log10 = _unary(_mnp.log10, "log10")
+negative = _unary(_mnp.negative, "negative")
+reciprocal = _unary(_mnp.reciprocal, "reciprocal")
+round = _unary(_mnp.round, "round")
+sign = _unary(_mnp.sign, "sign")
+signbit = _unary(_mnp.signbit, "signbit")
+sin = _unary(_mnp.sin, "sin")
+sinh = _unary(_mnp.sinh, "sinh")
+square = _unary(_mnp.square, "square")
+sqrt = _unary(_mnp.sqrt, "sqrt")
+tan = _unary(_mnp.tan, "tan")
+tanh = _unary(_mnp.tanh, "tanh")
+trunc = _unary(_mnp.trunc, "trunc")
+
+add = _binary(_mnp.add, "add")
+atan2 = _binary(_mnp.arctan2, "atan2")
+copysign = _binary(_mnp.copysign, "copysign")
+divide = _binary(_mnp.divide, "divide")
+equal = _binary(_mnp.equal, "equal")
+greater = _binary(_mnp.greater, "greater")
+greater_equal = _binary(_mnp.greater_equal, "greater_equal")
+hypot = _binary(_mnp.hypot, "hypot")
+less = _binary(_mnp.less, "less")
+less_equal = _binary(_mnp.less_equal, "less_equal")
+maximum = _binary(_mnp.maximum, "maximum")
+minimum = _binary(_mnp.minimum, "minimum")
+multiply = _binary(_mnp.multiply, "multiply")
+not_equal = _binary(_mnp.not_equal, "not_equal")
+pow = _binary(_mnp.power, "pow")
+remainder = _binary(_mnp.remainder, "remainder")
+subtract = _binary(_mnp.subtract, "subtract")
+
+
+def _logaddexp(x1, x2):
+    # max + log1p(exp(-|x1 - x2|)); where x1 == x2 (equal infinities too) it is x1 + log(2)
+    m = _mnp.maximum(x1, x2)
+    tail = _mnp.log1p(_mnp.exp(-_mnp.abs(_mnp.subtract(x1, x2))))
+    return _mnp.where(_mnp.equal(x1, x2), m + float(np.log(2.0)), m + tail)
+
+
+logaddexp = _binary(_logaddexp, "logaddexp")
+
+# no MXNet kernels (or none that conform): exact on the host, not differentiable
+bitwise_and = host(_ref.bitwise_and, "bitwise_and")
+bitwise_left_shift = host(_ref.bitwise_left_shift, "bitwise_left_shift")
+bitwise_invert = host(_ref.bitwise_invert, "bitwise_invert")
+bitwise_or = host(_ref.bitwise_or, "bitwise_or")
+bitwise_right_shift = host(_ref.bitwise_right_shift, "bitwise_right_shift")
+bitwise_xor = host(_ref.bitwise_xor, "bitwise_xor")
+floor_divide = host(_ref.floor_divide, "floor_divide")
+logical_and = host(_ref.logical_and, "logical_and")
+logical_not = host(_ref.logical_not, "logical_not")
+logical_or = host(_ref.logical_or, "logical_or")
+logical_xor = host(_ref.logical_xor, "logical_xor")
+nextafter = host(_ref.nextafter, "nextafter")
+
+
+def positive(x, /):
+    return x.copy()
+
+
+def conj(x, /):
+    return x.copy()  # MXNet has real dtypes only: the conjugate is x
+
+
+def real(x, /):
+    return x.copy()
+
+
+def imag(x, /):
+    return _mnp.zeros(x.shape, dtype=x.dtype, ctx=x.ctx)
+
+
+def clip(x, /, min=None, max=None):
+    if min is None and max is None:
+        return x.copy()
+    if x.dtype in FLOATS and not hasattr(min, "shape") and not hasattr(max, "shape"):
+        return _mnp.clip(x, min, max)
+    out = x
+    if min is not None:
+        out = maximum(out, min)
+    if max is not None:
+        out = minimum(out, max)
+    return out if out.dtype == x.dtype else out.astype(x.dtype)  # keeps x's dtype

@@ -1,0 +1,176 @@
+"""Manipulation functions (mxnet backend): MXNet's own; ``concat``/``stack`` promote as the standard does."""
+
+from __future__ import annotations
+
+import mxnet as mx
+
+from ... import dtypes as _hd
+from ...errors import InvalidArgumentError
+from ..numpy import manipulation as _ref
+from ._core import host
+from .data_type import result_type
+from .elementwise import FLOATS
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]  # fmt: skip
+
+_mnp = mx.np
+_MAX_NDIM = 6  # MXNet's transposes support at most 6 dimensions
+
+
+def _native(x):
+    """Whether MXNet's kernel may run: floating-point ``x`` (MXNet crashes or errs on some integer
+    and boolean layouts) of at most 6 dimensions."""
+    return x.dtype in FLOATS and x.ndim <= _MAX_NDIM
+
+
+def _tuple(axis):
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+_broadcast_arrays = host(_ref.broadcast_arrays, "broadcast_arrays")
+
+
+def broadcast_arrays(*arrays):
+    if arrays and all(_native(a) for a in arrays):
+        return tuple(_mnp.broadcast_arrays(*arrays))
+    return tuple(_broadcast_arrays(*arrays))
+
+
+_broadcast_to = host(_ref.broadcast_to, "broadcast_to")
+
+
+def broadcast_to(x, /, shape):
+    if _native(x) and len(shape) <= _MAX_NDIM:
+        return _mnp.broadcast_to(x, tuple(shape))
+    return _broadcast_to(x, tuple(shape))
+
+
+def _same_dtype(arrays):
+    arrays = list(arrays)
+    dt = result_type(*arrays)  # MXNet refuses mixed dtypes; the standard promotes
+    if not isinstance(dt, type):
+        raise _hd.unsupported("mxnet", dt)
+    return [a if a.dtype == dt else a.astype(dt) for a in arrays]
+
+
+_concat = host(_ref.concat, "concat")
+
+
+def concat(arrays, /, *, axis=0):
+    arrays = _same_dtype(arrays)
+    if not all(_native(a) for a in arrays):
+        return _concat(arrays, axis=axis)
+    if axis is None:
+        return _mnp.concatenate([a.reshape(-1) for a in arrays], axis=0)
+    return _mnp.concatenate(arrays, axis=axis)
+
+
+_expand_dims = host(_ref.expand_dims, "expand_dims")
+
+
+def expand_dims(x, /, axis):
+    if _native(x) and x.ndim < _MAX_NDIM:
+        return _mnp.expand_dims(x, axis)
+    return _expand_dims(x, axis)
+
+
+_flip = host(_ref.flip, "flip")
+
+
+def flip(x, /, *, axis=None):
+    if _native(x) and x.ndim:
+        return _mnp.flip(x, axis=_tuple(axis))
+    return _flip(x, axis=axis)
+
+
+_moveaxis = host(_ref.moveaxis, "moveaxis")
+
+
+def moveaxis(x, source, destination, /):
+    if _native(x):
+        return _mnp.moveaxis(x, source, destination)
+    return _moveaxis(x, source, destination)
+
+
+_permute_dims = host(_ref.permute_dims, "permute_dims")
+
+
+def permute_dims(x, /, axes):
+    if _native(x):
+        return _mnp.transpose(x, tuple(axes))
+    return _permute_dims(x, tuple(axes))
+
+
+_repeat = host(_ref.repeat, "repeat")
+
+
+def repeat(x, repeats, /, *, axis=None):
+    if _native(x) and isinstance(repeats, int) and x.size:
+        return _mnp.repeat(x.reshape(-1) if axis is None else x, repeats, axis=0 if axis is None else axis)
+    return _repeat(x, repeats, axis=axis)  # per-element repeats: MXNet has no such kernel
+
+
+_reshape = host(_ref.reshape, "reshape")
+
+
+def reshape(x, /, shape, *, copy=None):
+    if copy is False:
+        raise InvalidArgumentError("copy=False: MXNet's reshape may copy; it cannot promise a view")
+    if _native(x) and len(shape) <= _MAX_NDIM:
+        out = _mnp.reshape(x, tuple(shape))
+        return out.copy() if copy else out
+    return _reshape(x, tuple(shape), copy=copy)
+
+
+_roll = host(_ref.roll, "roll")
+
+
+def roll(x, /, shift, *, axis=None):
+    if _native(x) and x.size:
+        return _mnp.roll(x, shift, axis=_tuple(axis))
+    return _roll(x, shift, axis=axis)
+
+
+_squeeze = host(_ref.squeeze, "squeeze")
+
+
+def squeeze(x, /, axis):
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError(f"squeeze: axis {a} has size {x.shape[a]}, not 1")
+    if _native(x):
+        return _mnp.squeeze(x, axis=_tuple(axis))
+    return _squeeze(x, axis=axis)
+
+
+_stack = host(_ref.stack, "stack")
+
+
+def stack(arrays, /, *, axis=0):
+    arrays = _same_dtype(arrays)
+    if all(_native(a) and a.ndim < _MAX_NDIM for a in arrays):
+        return _mnp.stack(arrays, axis=axis)
+    return _stack(arrays, axis=axis)
+
+
+_tile = host(_ref.tile, "tile")
+
+
+def tile(x, repetitions, /):
+    reps = tuple(repetitions)
+    if _native(x) and x.size and 0 not in reps and max(len(reps), x.ndim) <= _MAX_NDIM:
+        return _mnp.tile(x, reps)
+    return _tile(x, reps)
+
+
+_unstack = host(_ref.unstack, "unstack")
+
+
+def unstack(x, /, *, axis=0):
+    if _native(x):
+        return tuple(_mnp.moveaxis(x, axis, 0)[i] for i in range(x.shape[axis]))
+    return _unstack(x, axis=axis)

@@ -1,0 +1,44 @@
+"""Searching functions (mxnet backend)."""
+
+from __future__ import annotations
+
+import mxnet as mx
+
+from ..numpy import searching as _ref
+from ._core import host
+from .elementwise import FLOATS
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+_mnp = mx.np
+
+count_nonzero = host(_ref.count_nonzero, "count_nonzero")
+nonzero = host(_ref.nonzero, "nonzero")
+searchsorted = host(_ref.searchsorted, "searchsorted")
+_argmax = host(_ref.argmax, "argmax")
+_argmin = host(_ref.argmin, "argmin")
+_where = host(_ref.where, "where")
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _argmax(x, axis=axis, keepdims=keepdims)  # MXNet's picks the last of tied NaNs
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _argmin(x, axis=axis, keepdims=keepdims)
+
+
+def _float_or_scalar(x):
+    d = getattr(x, "dtype", None)
+    return d in FLOATS if d is not None else isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def where(condition, x1, x2, /):
+    same = getattr(x1, "dtype", None) == getattr(x2, "dtype", None) or not (
+        hasattr(x1, "dtype") and hasattr(x2, "dtype")
+    )
+    if same and _float_or_scalar(x1) and _float_or_scalar(x2) and hasattr(condition, "dtype"):
+        if not hasattr(x1, "dtype") and not hasattr(x2, "dtype"):
+            return _where(condition, x1, x2)
+        return _mnp.where(condition, x1, x2)
+    return _where(condition, x1, x2)

@@ -1,0 +1,14 @@
+"""Set functions (mxnet backend): on the host (exact; data-dependent shapes, not differentiable)."""
+
+from __future__ import annotations
+
+from ..numpy import set as _ref
+from ._core import host
+
+__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+
+isin = host(_ref.isin, "isin")
+unique_all = host(_ref.unique_all, "unique_all")
+unique_counts = host(_ref.unique_counts, "unique_counts")
+unique_inverse = host(_ref.unique_inverse, "unique_inverse")
+unique_values = host(_ref.unique_values, "unique_values")

@@ -1,0 +1,30 @@
+"""Sorting functions (mxnet backend): MXNet's sort for floats, the host path for the rest.
+
+MXNet's ``argsort`` is not stable and it has no descending order, so ``argsort``
+runs on the host (exact, stable); ``sort`` of floats is MXNet's (values do not
+depend on stability), flipped for descending.
+"""
+
+from __future__ import annotations
+
+import mxnet as mx
+
+from ..numpy import sorting as _ref
+from ._core import host
+from .elementwise import FLOATS
+
+__all__ = ["argsort", "sort"]
+
+argsort = host(_ref.argsort, "argsort")
+_sort = host(_ref.sort, "sort")
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    if x.dtype in FLOATS and x.ndim and not _has_nan(x):
+        out = mx.np.sort(x, axis=axis)
+        return mx.np.flip(out, axis=axis) if descending else out
+    return _sort(x, axis=axis, descending=descending, stable=stable)
+
+
+def _has_nan(x):
+    return bool(mx.np.isnan(x).any())

@@ -1,0 +1,97 @@
+"""Statistical functions (mxnet backend).
+
+Floating-point reductions are MXNet's (differentiable). Integer and boolean
+inputs go through the host path: MXNet sums ``int8`` in ``int8`` (the standard
+accumulates in the default integer dtype, ``int64``).
+"""
+
+from __future__ import annotations
+
+import mxnet as mx
+
+from ..numpy import statistical as _ref
+from ._core import host, native_dtype
+from .elementwise import FLOATS
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+_mnp = mx.np
+
+
+def _axis(axis):
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _reduction(native, name, with_dtype=False):
+    on_host = host(getattr(_ref, name), name)
+
+    if with_dtype:
+
+        def reduce(x, /, *, axis=None, dtype=None, keepdims=False):
+            dt = native_dtype(dtype)
+            if x.dtype in FLOATS and (dt is None or dt in FLOATS):
+                out = native(x, axis=_axis(axis), keepdims=keepdims)
+                return out if dt is None or out.dtype == dt else out.astype(dt)
+            return on_host(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    else:
+
+        def reduce(x, /, *, axis=None, keepdims=False):
+            if x.dtype in FLOATS:
+                return native(x, axis=_axis(axis), keepdims=keepdims)
+            return on_host(x, axis=axis, keepdims=keepdims)
+
+    reduce.__name__ = name
+    return reduce
+
+
+sum = _reduction(_mnp.sum, "sum", with_dtype=True)
+prod = _reduction(_mnp.prod, "prod", with_dtype=True)
+mean = _reduction(_mnp.mean, "mean")
+_max = _reduction(_mnp.max, "max")
+_min = _reduction(_mnp.min, "min")
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    if x.size == 0:  # NumPy (the host path) raises for an empty reduction; MXNet returns garbage
+        return _ref_max(x, axis=axis, keepdims=keepdims)
+    return _max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    if x.size == 0:
+        return _ref_min(x, axis=axis, keepdims=keepdims)
+    return _min(x, axis=axis, keepdims=keepdims)
+
+
+_ref_max = host(_ref.max, "max")
+_ref_min = host(_ref.min, "min")
+_std = host(_ref.std, "std")
+_var = host(_ref.var, "var")
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if x.dtype in FLOATS and float(correction).is_integer():
+        return _mnp.std(x, axis=_axis(axis), ddof=int(correction), keepdims=keepdims)
+    return _std(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if x.dtype in FLOATS and float(correction).is_integer():
+        return _mnp.var(x, axis=_axis(axis), ddof=int(correction), keepdims=keepdims)
+    return _var(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+_cumsum = host(_ref.cumulative_sum, "cumulative_sum")
+cumulative_prod = host(_ref.cumulative_prod, "cumulative_prod")  # MXNet has no cumprod
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    dt = native_dtype(dtype)
+    if x.dtype in FLOATS and (dt is None or dt == x.dtype) and not include_initial:
+        if axis is None:
+            if x.ndim > 1:
+                raise ValueError("axis: must be given for arrays of more than one dimension")
+            axis = 0
+        return _mnp.cumsum(x, axis=axis)
+    return _cumsum(x, axis=axis, dtype=dtype, include_initial=include_initial)
