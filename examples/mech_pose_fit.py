@@ -7,8 +7,8 @@ The same hedera code runs on PyTorch, JAX and TensorFlow::
 
 The unknown pose is a unit quaternion ``q`` (scalar-last) and a translation ``t``:
 target points are ``y_i = R(q) p_i + t + noise``. The fit starts at the identity
-and minimises the mean squared residual ``|R(q) p_i + t - y_i|^2`` with Adam
-(written here with hd operations), the quaternion left unnormalised:
+and minimises the mean squared residual ``|R(q) p_i + t - y_i|^2`` with
+``hd.optim.Adam``, the quaternion left unnormalised:
 :func:`hedera.mech.quaternion_to_rot_mat` is the rotation of ``q / |q|``, so any
 non-zero ``q`` is a valid parameter. Gradients come from ``hd.value_and_grad``;
 the whole step is compiled with ``hd.jit`` on JAX and TensorFlow (``--jit`` /
@@ -27,11 +27,10 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import add_backend_argument, add_jit_argument, jit_by_default, selected_backends
 
 import hedera as hd
 import hedera.mech as mech
-
-AUTODIFF_BACKENDS = ("torch", "jax", "tensorflow")
 
 
 def make_problem(seed: int = 0, n_points: int = 200, noise: float = 0.01) -> dict[str, np.ndarray]:
@@ -47,26 +46,22 @@ def make_problem(seed: int = 0, n_points: int = 200, noise: float = 0.01) -> dic
     return {"points": points, "targets": targets, "q_true": q_true, "t_true": t_true}
 
 
-def loss_fn(params: tuple[Any, Any], points: Any, targets: Any) -> Any:
-    """Mean squared residual of the pose ``params = (q, t)`` on the correspondences."""
-    q, t = params
-    pose = mech.quaternion_pose_to_mat_pose(hd.concat([t, q], axis=-1))  # [R | t], (3, 4)
+def loss_fn(params: hd.Container, points: Any, targets: Any) -> Any:
+    """Mean squared residual of the pose ``params`` (quaternion ``q``, translation ``t``)."""
+    pose = mech.quaternion_pose_to_mat_pose(hd.concat([params.t, params.q], axis=-1))  # [R | t], (3, 4)
     predicted = mech.transform_coords(pose, points)  # R p + t for every point, (N, 3)
     return hd.mean(hd.sum((predicted - targets) ** 2, axis=-1))
 
 
-def adam_step(params, moments, count, points, targets, lr=0.05, b1=0.9, b2=0.999, eps=1e-8):
-    """One Adam step on ``params``; ``count`` (an array) is the number of steps taken so far."""
-    loss, grads = hd.value_and_grad(loss_fn)(params, points, targets)
-    count = count + 1.0
-    correction = hd.sqrt(1.0 - b2**count) / (1.0 - b1**count)
-    new_params, new_moments = [], []
-    for p, g, (m, v) in zip(params, grads, moments, strict=True):
-        m = b1 * m + (1.0 - b1) * g
-        v = b2 * v + (1.0 - b2) * g * g
-        new_params.append(p - lr * correction * m / (hd.sqrt(v) + eps))
-        new_moments.append((m, v))
-    return tuple(new_params), tuple(new_moments), count, loss
+def make_step(optimizer: hd.optim.Optimizer):
+    """One optimisation step ``(params, state, points, targets) -> (params, state, loss)``."""
+
+    def step(params, state, points, targets):
+        loss, grads = hd.value_and_grad(loss_fn)(params, points, targets)
+        params, state = optimizer.update(grads, state, params)
+        return params, state, loss
+
+    return step
 
 
 def rotation_error_degrees(q_est: np.ndarray, q_true: np.ndarray) -> float:
@@ -76,29 +71,32 @@ def rotation_error_degrees(q_est: np.ndarray, q_true: np.ndarray) -> float:
 
 
 def fit(
-    backend: str, problem: dict[str, np.ndarray], steps: int = 200, jit: bool | None = None
+    backend: str,
+    problem: dict[str, np.ndarray],
+    steps: int = 200,
+    jit: bool | None = None,
+    lr: float = 0.05,
 ) -> dict[str, float]:
     """Fit the pose on ``backend``; return the errors, the final loss and the seconds taken.
 
     ``jit=None`` compiles the step with ``hd.jit`` except on torch.
     """
-    if jit is None:
-        jit = backend != "torch"
     start = time.perf_counter()
 
     def arr(a: Any) -> Any:
         return hd.asarray(np.asarray(a, dtype=np.float32), backend=backend)
 
     points, targets = arr(problem["points"]), arr(problem["targets"])
-    params = (arr([0.0, 0.0, 0.0, 1.0]), arr([0.0, 0.0, 0.0]))  # start at the identity pose
-    moments = tuple((hd.zeros_like(p), hd.zeros_like(p)) for p in params)
-    count = arr(0.0)
-    step = hd.jit(adam_step) if jit else adam_step
+    params = hd.Container(q=arr([0.0, 0.0, 0.0, 1.0]), t=arr([0.0, 0.0, 0.0]))  # the identity pose
+    optimizer = hd.optim.Adam(lr)
+    state = optimizer.init(params)
+    step = make_step(optimizer)
+    step = hd.jit(step) if jit_by_default(backend, jit) else step
     loss = None
     for _ in range(steps):
-        params, moments, count, loss = step(params, moments, count, points, targets)
-    q_est = hd.to_numpy(params[0]).astype(np.float64)
-    t_est = hd.to_numpy(params[1]).astype(np.float64)
+        params, state, loss = step(params, state, points, targets)
+    q_est = hd.to_numpy(params.q).astype(np.float64)
+    t_est = hd.to_numpy(params.t).astype(np.float64)
     return {
         "rotation_error_deg": rotation_error_degrees(q_est, problem["q_true"]),
         "translation_error": float(np.linalg.norm(t_est - problem["t_true"])),
@@ -107,31 +105,17 @@ def fit(
     }
 
 
-def installed_autodiff_backends() -> list[str]:
-    return [b for b in AUTODIFF_BACKENDS if b in hd.available_backends()]
-
-
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--backend",
-        action="append",
-        choices=AUTODIFF_BACKENDS,
-        help="backend to run on (repeatable); default: every installed autodiff backend",
-    )
+    add_backend_argument(parser)
     parser.add_argument("--steps", type=int, default=200, help="gradient steps (default 200)")
     parser.add_argument("--points", type=int, default=200, help="number of correspondences (default 200)")
     parser.add_argument("--noise", type=float, default=0.01, help="noise standard deviation (default 0.01)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the problem (default 0)")
-    parser.add_argument(
-        "--jit",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="compile the step with hd.jit (default: on jax and tensorflow, not on torch)",
-    )
+    add_jit_argument(parser)
     args = parser.parse_args(argv)
 
-    backends = args.backend or installed_autodiff_backends()
+    backends = selected_backends(args)
     problem = make_problem(args.seed, args.points, args.noise)
     angle = math.degrees(2 * math.acos(min(1.0, abs(problem["q_true"][3]))))
     print(f"true pose: rotation of {angle:.1f} deg, translation {np.round(problem['t_true'], 3)}")

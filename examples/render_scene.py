@@ -34,14 +34,13 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import add_backend_argument, add_jit_argument, add_out_argument, save_figure, selected_backends
 
 import hedera as hd
 import hedera.mech as mech
 import hedera.vision as hv
 
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
-DEFAULT_BACKENDS = ("torch", "jax", "tensorflow")
-OUT_DIR = pathlib.Path(__file__).resolve().parent / "out"
 
 SPHERE_CENTERS = np.array([[-1.0, 0.4, 0.6], [0.9, 1.3, 0.45], [0.3, -1.0, 0.3]])
 SPHERE_RADII = np.array([0.6, 0.45, 0.3])
@@ -250,38 +249,20 @@ def save_png(path: pathlib.Path, result: dict[str, Any], backend: str) -> None:
         ax.set_xticks([])
         ax.set_yticks([])
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def installed(backends: tuple[str, ...]) -> list[str]:
-    return [b for b in backends if b in hd.available_backends()]
+    save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--backend",
-        action="append",
-        choices=BACKENDS,
-        help="backend to run on (repeatable); default: torch, jax and tensorflow, those installed",
-    )
+    add_backend_argument(parser, BACKENDS)
     parser.add_argument("--height", type=int, default=120, help="image height in pixels (default 120)")
     parser.add_argument("--width", type=int, default=160, help="image width in pixels (default 160)")
     parser.add_argument(
         "--density", type=float, default=2500.0, help="surface points per unit area (default 2500)"
     )
     parser.add_argument("--march-steps", type=int, default=80, help="sphere-tracing steps (default 80)")
-    parser.add_argument(
-        "--jit",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="compile with hd.jit (default: on jax and tensorflow, not on torch)",
-    )
-    parser.add_argument(
-        "--out", type=pathlib.Path, default=OUT_DIR, help="output folder (default examples/out)"
-    )
+    add_jit_argument(parser)
+    add_out_argument(parser)
     args = parser.parse_args(argv)
 
     results = {}
@@ -289,7 +270,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
         f"{'backend':<12}{'points':>10}{'covered pixels':>16}{'agreement with ray marching':>30}"
         f"{'time (s)':>10}"
     )
-    for backend in args.backend or installed(DEFAULT_BACKENDS):
+    for backend in selected_backends(args):
         r = render(backend, (args.height, args.width), args.density, args.march_steps, args.jit)
         r["png"] = args.out / f"render_scene_{backend}.png"
         save_png(r["png"], r, backend)

@@ -8,8 +8,8 @@ The same hedera code runs on PyTorch, JAX and TensorFlow::
 A pinhole camera with known intrinsics ``K`` sees ``N`` known 3D points; their
 pixel coordinates are observed with Gaussian noise. The unknown extrinsics are a
 rotation vector ``r`` (:func:`hedera.mech.rot_vec_to_rot_mat`) and a translation
-``t``, ``E = [R(r) | t]``. Starting from a perturbed guess, Adam (written here
-with hd operations) minimises the mean squared reprojection error
+``t``, ``E = [R(r) | t]``. Starting from a perturbed guess, ``hd.optim.Adam``
+minimises the mean squared reprojection error
 ``|world_to_pixel_coords(p_i, K E) - x_i|^2`` in pixels^2; gradients come from
 ``hd.value_and_grad`` and the step is compiled with ``hd.jit`` on JAX and
 TensorFlow (``--jit`` / ``--no-jit`` to choose).
@@ -29,13 +29,19 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import (
+    add_backend_argument,
+    add_jit_argument,
+    add_out_argument,
+    jit_by_default,
+    save_figure,
+    selected_backends,
+)
 
 import hedera as hd
 import hedera.mech as mech
 import hedera.vision as hv
 
-AUTODIFF_BACKENDS = ("torch", "jax", "tensorflow")
-OUT_DIR = pathlib.Path(__file__).resolve().parent / "out"
 IMAGE_DIMS = (240, 320)  # (H, W)
 
 
@@ -63,30 +69,32 @@ def make_problem(seed: int = 0, n_points: int = 60, noise: float = 0.5) -> dict[
     }
 
 
-def ext_mat(params: tuple[Any, Any]) -> Any:
-    """``[R(r) | t]`` ``(3, 4)`` of the parameters ``(r, t)``."""
-    rot_vec, trans = params
+def ext_mat(rot_vec: Any, trans: Any) -> Any:
+    """``[R(r) | t]`` ``(3, 4)`` of the rotation vector ``r`` ``(3,)`` and the translation ``t`` ``(3,)``."""
     return hd.concat([mech.rot_vec_to_rot_mat(rot_vec), trans[:, None]], axis=-1)
 
 
-def loss_fn(params: tuple[Any, Any], calib: Any, points: Any, observed: Any) -> Any:
+def project(params: hd.Container, calib: Any, points: Any) -> Any:
+    """Pixel coordinates ``(N, 2)`` of ``points`` seen by the camera ``params`` (``rot_vec``, ``trans``)."""
+    extrinsics = ext_mat(params.rot_vec, params.trans)
+    return hv.world_to_pixel_coords(points, hv.calib_and_ext_to_full_mat(calib, extrinsics))
+
+
+def loss_fn(params: hd.Container, calib: Any, points: Any, observed: Any) -> Any:
     """Mean squared reprojection error, pixels^2."""
-    projected = hv.world_to_pixel_coords(points, hv.calib_and_ext_to_full_mat(calib, ext_mat(params)))
+    projected = project(params, calib, points)
     return hd.mean(hd.sum((projected - observed) ** 2, axis=-1))
 
 
-def adam_step(params, moments, count, calib, points, observed, lr=0.02, b1=0.9, b2=0.999, eps=1e-8):
-    """One Adam step on ``params``; ``count`` (an array) is the number of steps taken so far."""
-    loss, grads = hd.value_and_grad(loss_fn)(params, calib, points, observed)
-    count = count + 1.0
-    correction = hd.sqrt(1.0 - b2**count) / (1.0 - b1**count)
-    new_params, new_moments = [], []
-    for p, g, (m, v) in zip(params, grads, moments, strict=True):
-        m = b1 * m + (1.0 - b1) * g
-        v = b2 * v + (1.0 - b2) * g * g
-        new_params.append(p - lr * correction * m / (hd.sqrt(v) + eps))
-        new_moments.append((m, v))
-    return tuple(new_params), tuple(new_moments), count, loss
+def make_step(optimizer: hd.optim.Optimizer):
+    """One optimisation step ``(params, state, calib, points, observed) -> (params, state, loss)``."""
+
+    def step(params, state, calib, points, observed):
+        loss, grads = hd.value_and_grad(loss_fn)(params, calib, points, observed)
+        params, state = optimizer.update(grads, state, params)
+        return params, state, loss
+
+    return step
 
 
 def rotation_error_degrees(rot_vec_est: np.ndarray, rot_vec_true: np.ndarray) -> float:
@@ -99,35 +107,33 @@ def rotation_error_degrees(rot_vec_est: np.ndarray, rot_vec_true: np.ndarray) ->
 
 
 def camera_center(rot_vec: np.ndarray, trans: np.ndarray) -> np.ndarray:
-    return hd.to_numpy(hv.ext_mat_to_rot_mat_and_cam_center(ext_mat((rot_vec, trans)))[1])
+    return hd.to_numpy(hv.ext_mat_to_rot_mat_and_cam_center(ext_mat(rot_vec, trans))[1])
 
 
 def fit(
     backend: str, problem: dict[str, np.ndarray], steps: int = 200, jit: bool | None = None, lr: float = 0.02
 ) -> dict[str, Any]:
     """Fit the extrinsics on ``backend``; return errors, projections before/after and the seconds taken."""
-    if jit is None:
-        jit = backend != "torch"
     start = time.perf_counter()
 
     def arr(a: Any) -> Any:
         return hd.asarray(np.asarray(a, dtype=np.float32), backend=backend)
 
     calib, points, observed = arr(problem["calib"]), arr(problem["points"]), arr(problem["observed"])
-    params = (arr(problem["init_rot_vec"]), arr(problem["init_trans"]))
-    moments = tuple((hd.zeros_like(p), hd.zeros_like(p)) for p in params)
-    count = arr(0.0)
-    lr_array = arr(lr)  # an array, so that a compiled step does not specialise on it
+    params = hd.Container(rot_vec=arr(problem["init_rot_vec"]), trans=arr(problem["init_trans"]))
+    optimizer = hd.optim.Adam(lr)
+    state = optimizer.init(params)
 
-    def project(p: tuple[Any, Any]) -> np.ndarray:
-        return hd.to_numpy(hv.world_to_pixel_coords(points, hv.calib_and_ext_to_full_mat(calib, ext_mat(p))))
+    def projected(p: hd.Container) -> np.ndarray:
+        return hd.to_numpy(project(p, calib, points))
 
-    before = project(params)
-    step = hd.jit(adam_step) if jit else adam_step
+    before = projected(params)
+    step = make_step(optimizer)
+    step = hd.jit(step) if jit_by_default(backend, jit) else step
     for _ in range(steps):
-        params, moments, count, _ = step(params, moments, count, calib, points, observed, lr_array)
-    after = project(params)
-    rot_vec, trans = (hd.to_numpy(p).astype(np.float64) for p in params)
+        params, state, _ = step(params, state, calib, points, observed)
+    after = projected(params)
+    rot_vec, trans = (hd.to_numpy(p).astype(np.float64) for p in (params.rot_vec, params.trans))
     truth = camera_center(problem["rot_vec"], problem["trans"])
     return {
         "rotation_error_deg": rotation_error_degrees(rot_vec, problem["rot_vec"]),
@@ -167,23 +173,12 @@ def save_plot(
     ax.set_aspect("equal")
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def installed_autodiff_backends() -> list[str]:
-    return [b for b in AUTODIFF_BACKENDS if b in hd.available_backends()]
+    save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--backend",
-        action="append",
-        choices=AUTODIFF_BACKENDS,
-        help="backend to run on (repeatable); default: every installed autodiff backend",
-    )
+    add_backend_argument(parser)
     parser.add_argument("--steps", type=int, default=200, help="gradient steps (default 200)")
     parser.add_argument("--lr", type=float, default=0.02, help="Adam learning rate (default 0.02)")
     parser.add_argument("--points", type=int, default=60, help="number of 3D points (default 60)")
@@ -191,18 +186,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
         "--noise", type=float, default=0.5, help="pixel noise standard deviation (default 0.5)"
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed of the problem (default 0)")
-    parser.add_argument(
-        "--jit",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="compile the step with hd.jit (default: on jax and tensorflow, not on torch)",
-    )
-    parser.add_argument(
-        "--out", type=pathlib.Path, default=OUT_DIR, help="output folder (default examples/out)"
-    )
+    add_jit_argument(parser)
+    add_out_argument(parser)
     args = parser.parse_args(argv)
 
-    backends = args.backend or installed_autodiff_backends()
+    backends = selected_backends(args)
     problem = make_problem(args.seed, args.points, args.noise)
     print(
         f"{len(problem['points'])} points, pixel noise {args.noise}; "
