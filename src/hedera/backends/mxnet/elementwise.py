@@ -31,7 +31,7 @@ __all__ = [
 ]  # fmt: skip
 
 _mnp = mx.np
-FLOATS = frozenset({np.float16, np.float32, np.float64})
+FLOATS = frozenset(np.dtype(n) for n in ("float16", "float32", "float64"))  # x.dtype is an np.dtype
 
 
 def _unary(native, name):
@@ -65,6 +65,10 @@ def _binary(native, name):
 
     def binary(x1, x2, /):
         if _floats(x1, x2):
+            d1, d2 = getattr(x1, "dtype", None), getattr(x2, "dtype", None)
+            if d1 is not None and d2 is not None and d1 != d2:  # MXNet's kernels want one dtype
+                dt = np.promote_types(d1, d2)
+                x1, x2 = x1.astype(dt, copy=False), x2.astype(dt, copy=False)
             return native(x1, x2)
         return on_host(x1, x2)
 
@@ -96,7 +100,6 @@ negative = _unary(_mnp.negative, "negative")
 reciprocal = _unary(_mnp.reciprocal, "reciprocal")
 round = _unary(_mnp.round, "round")
 sign = _unary(_mnp.sign, "sign")
-signbit = _unary(_mnp.signbit, "signbit")
 sin = _unary(_mnp.sin, "sin")
 sinh = _unary(_mnp.sinh, "sinh")
 square = _unary(_mnp.square, "square")
@@ -107,7 +110,6 @@ trunc = _unary(_mnp.trunc, "trunc")
 
 add = _binary(_mnp.add, "add")
 atan2 = _binary(_mnp.arctan2, "atan2")
-copysign = _binary(_mnp.copysign, "copysign")
 divide = _binary(_mnp.divide, "divide")
 equal = _binary(_mnp.equal, "equal")
 greater = _binary(_mnp.greater, "greater")
@@ -141,6 +143,8 @@ bitwise_or = host(_ref.bitwise_or, "bitwise_or")
 bitwise_right_shift = host(_ref.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = host(_ref.bitwise_xor, "bitwise_xor")
 floor_divide = host(_ref.floor_divide, "floor_divide")
+copysign = host(_ref.copysign, "copysign")  # MXNet reads the sign of NaN differently
+signbit = host(_ref.signbit, "signbit")  # mx.np.signbit returns a NumPy array
 logical_and = host(_ref.logical_and, "logical_and")
 logical_not = host(_ref.logical_not, "logical_not")
 logical_or = host(_ref.logical_or, "logical_or")

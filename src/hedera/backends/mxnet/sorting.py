@@ -21,6 +21,7 @@ _sort = host(_ref.sort, "sort")
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     if x.dtype in FLOATS and x.ndim and not _has_nan(x):
+        axis = axis % x.ndim  # MXNet's sort of a 1-element axis rejects -1
         out = mx.np.sort(x, axis=axis)
         return mx.np.flip(out, axis=axis) if descending else out
     return _sort(x, axis=axis, descending=descending, stable=stable)
