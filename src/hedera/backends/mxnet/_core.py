@@ -67,9 +67,9 @@ LIMITATIONS: dict[str, str] = {
 
 # hedera dtype name -> the NumPy scalar type MXNet uses as its dtype object (x.dtype is np.float32)
 MX_DTYPES: dict[str, Any] = {
-    n: getattr(np, n) for n in ("bool", "int8", "int32", "int64", "uint8", "float16", "float32", "float64")
-}
-MX_DTYPES["bool"] = np.bool_
+    "bool": np.bool_, "int8": np.int8, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
+    "float16": np.float16, "float32": np.float32, "float64": np.float64,
+}  # fmt: skip
 
 # every spelling of a supported dtype -> MXNet's dtype object
 _NATIVE_OF: dict[Any, Any] = {}

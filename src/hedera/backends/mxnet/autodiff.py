@@ -72,7 +72,7 @@ def _split_aux(result: Any, has_aux: bool) -> tuple[Any, Any]:
 def _backward(heads: Sequence[Any], head_grads: Sequence[Any] | None, watched: tuple) -> tuple:
     """Gradients of ``heads`` (weighted by ``head_grads``) for ``watched``; zeros where unconnected."""
     for x in watched:
-        x.grad[...] = 0
+        x.grad[()] = 0
     try:
         mx.autograd.backward(list(heads), head_grads=head_grads, retain_graph=True)
     except mx.base.MXNetError as error:

@@ -65,7 +65,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         if copy is False:
             raise InvalidArgumentError("copy=False: asarray would need to copy obj (a new dtype or device)")
         out = obj.astype(dt or obj.dtype, copy=True)
-        return out.as_in_context(ctx) if ctx is not None else out
+        return out.as_in_ctx(ctx) if ctx is not None else out
     if copy is False:
         raise InvalidArgumentError("copy=False: MXNet always copies data it did not create")
     if isinstance(obj, (list, tuple)) and any(isinstance(v, _mnp.ndarray) for v in obj):

@@ -15,7 +15,7 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 def astype(x, dtype, /, *, copy=True, device=None):
     out = x.astype(native_dtype(dtype), copy=copy)
     ctx = native_device(device)
-    return out if ctx is None or ctx == out.ctx else out.as_in_context(ctx)
+    return out if ctx is None or ctx == out.ctx else out.as_in_ctx(ctx)
 
 
 def _dtype_of(value):

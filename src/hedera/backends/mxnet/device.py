@@ -15,4 +15,4 @@ def device(x, /):
 def to_device(x, device, /, *, stream=None):
     """``x`` on ``device``; ``x`` itself if it is there already (``stream`` is ignored)."""
     ctx = native_device(device)
-    return x if ctx == x.ctx else x.as_in_context(ctx)
+    return x if ctx == x.ctx else x.as_in_ctx(ctx)
