@@ -15,7 +15,11 @@ Sizes (the demos'):
 * ``hedera.robot`` (no demo yet; the sizes of the 2021 library's demos): batches of 100 joint
   configurations (Panda, Mico) and poses (a 6-point drone body), a 10-anchor spline of 7 joint
   values sampled at 100 points.
-* ``hedera.gym``: see its section below (added as the library lands).
+* ``hedera.gym`` (no demo yet): the pure functional API (``step_fn``, ``dynamics``,
+  ``observe``...) of each environment on a batch of 128 states, ``rollout`` and
+  ``policy_rollout`` of CartPole over 50 steps of that batch. The stateful gymnasium methods
+  (``reset``, ``step``, ``render``...) are listed as not measured: they are not pure functions
+  of arrays, and their work is ``step_fn``'s.
 
 Public classes: their public methods are benchmarked on an instance (``instances``), named
 ``Class.method``.
@@ -211,17 +215,66 @@ def _robot_instances() -> dict[str, Callable[[], Any] | str]:
     }
 
 
+GYM_BATCH, GYM_STEPS = 128, 50
+GYM_ENVS = ("CartPole", "Pendulum", "MountainCar", "Reacher", "Swimmer")
+#: stateful gymnasium-API methods: not pure functions of arrays (they read and write the
+#: environment's own state and return Python floats and bools); their work is step_fn's
+_GYM_STATEFUL = ("reset", "step", "get_state", "set_state", "render", "close")
+
+
+def _gym_values() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    import hedera.gym as gym
+
+    rng = np.random.default_rng(0)
+    key = hd.random.key(0, backend="numpy")
+    overrides: dict[str, dict[str, Any]] = {}
+    for name in GYM_ENVS:
+        env = getattr(gym, name)()
+        state = np.asarray(env.initial_state(key, (GYM_BATCH,)), np.float64)
+        space = env.action_space
+        low, high = np.asarray(space.low, float), np.asarray(space.high, float)
+        action = rng.uniform(low, high, (GYM_BATCH, *space.shape))
+        next_state = np.asarray(env.step_fn(state, action)[0], np.float64)
+        overrides[name] = {"state": state, "action": action, "next_state": next_state}
+        for method in _GYM_STATEFUL:
+            overrides[f"{name}.{method}"] = {"__skip__": "stateful gymnasium API (its work is step_fn's)"}
+    cartpole = overrides["CartPole"]
+    actions = rng.uniform(-1, 1, (GYM_STEPS, GYM_BATCH, 1))
+    params = {
+        "key": "key", "batch_shape": (GYM_BATCH,), "env": gym.CartPole(),
+        "state": cartpole["state"], "actions": actions, "num_steps": GYM_STEPS,
+        "policy": _zero_policy,
+    }  # fmt: skip
+    return params, overrides
+
+
+def _zero_policy(obs: Any) -> Any:
+    """A policy for policy_rollout: zero force (CartPole's action is one number)."""
+    return hd.zeros_like(obs[..., :1])
+
+
+def _gym_instances() -> dict[str, Callable[[], Any] | str]:
+    import hedera.gym as gym
+
+    return {
+        **{name: getattr(gym, name) for name in GYM_ENVS},
+        "Env": "the abstract base class: its methods are measured on the environments",
+    }
+
+
 #: library -> function computing (parameter builders, per-function overrides) in NumPy
 VALUES: dict[str, Callable[[], tuple[dict[str, Any], dict[str, dict[str, Any]]]]] = {
     "mech": _mech_values,
     "vision": _vision_values,
     "robot": _robot_values,
+    "gym": _gym_values,
 }
 
 #: library -> {class name: a factory of the instance whose public methods are benchmarked, or
 #: why the class is not}
 INSTANCES: dict[str, Callable[[], dict[str, Callable[[], Any] | str]]] = {
     "robot": _robot_instances,
+    "gym": _gym_instances,
     "vision": lambda: {
         **dict.fromkeys(
             ("Intrinsics", "Extrinsics", "CameraGeometry"),
@@ -244,8 +297,12 @@ _CACHE: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
 
 
 def is_static(value: Any) -> bool:
-    """Whether an argument is a Python constant (closed over under ``hd.jit``) rather than an array."""
-    return value is None or isinstance(value, (str, int, float, bool, tuple, hd.DType))
+    """Whether an argument is a constant (closed over under ``hd.jit``) rather than an array.
+
+    Arrays are what has a shape and a dtype; numbers, strings, tuples, dtypes, environments and
+    policies are constants.
+    """
+    return not (hasattr(value, "shape") and hasattr(value, "dtype"))
 
 
 def _convert(value: Any, backend: str) -> Any:
@@ -268,6 +325,8 @@ def inputs(library: str, name: str, fn: Callable, backend: str) -> dict[str, Any
         raise Skip(reason if isinstance(reason, str) else "a class: its constructors are not timed")
     owner = name.split(".")[0] if "." in name else None
     chosen = {**params, **overrides.get(owner, {}), **overrides.get(name, {})}
+    if "__skip__" in chosen:
+        raise Skip(chosen["__skip__"])
     kwargs = {}
     for pname, p in inspect.signature(fn).parameters.items():
         if pname in chosen and (p.default is inspect.Parameter.empty or pname in _OPTIONAL_USED):
