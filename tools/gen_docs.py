@@ -11,13 +11,18 @@ Usage::
     python tools/gen_docs.py --check   # exit 1 if docs/backends.md is stale (tests/test_docs.py)
 
 Run it in a fresh interpreter with all four frameworks installed: JAX's default dtypes
-depend on ``jax_enable_x64``, which the script leaves off (JAX's default).
+depend on ``jax_enable_x64``, which the script leaves off (JAX's default). MXNet cannot be
+installed alongside them (it needs numpy<=1.23.5): where it is missing, its column is read from
+the framework-free ``hedera.backends.mxnet._capabilities`` and its namespace docstring from the
+source, without importing MXNet.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import inspect
 import pathlib
 import sys
@@ -29,7 +34,7 @@ import hedera as hd  # noqa: E402
 from hedera import dtypes  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "backends.md"
-BACKENDS = ("numpy", "torch", "jax", "tensorflow")
+BACKENDS = ("numpy", "torch", "jax", "tensorflow", "mxnet")
 
 HEADER = """\
 # Backend capabilities
@@ -44,8 +49,52 @@ it cannot compute exactly raises `hd.UnsupportedError` with the reason below.
 """
 
 
+def _installed(backend: str) -> bool:
+    return backend in hd.available_backends()
+
+
+def _static(backend: str):
+    """The framework-free capability module of a backend whose framework is not installed (mxnet).
+
+    Loaded from its file: importing it through its package would import the framework.
+    """
+    path = ROOT / "src" / "hedera" / "backends" / backend / "_capabilities.py"
+    spec = importlib.util.spec_from_file_location(f"_{backend}_capabilities", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _core(backend: str):
+    if not _installed(backend):
+        return _static(backend)
     return importlib.import_module(f"hedera.backends.{backend}._core")
+
+
+class _StaticInfo:
+    """``__array_namespace_info__()`` as the static capability module states it."""
+
+    def __init__(self, backend: str) -> None:
+        self._module = _static(backend)
+
+    def default_dtypes(self) -> dict:
+        return {k: getattr(dtypes, v) for k, v in self._module.DEFAULT_DTYPES.items()}
+
+    def capabilities(self) -> dict:
+        return dict(self._module.CAPABILITIES)
+
+
+def _info(backend: str):
+    if not _installed(backend):
+        return _StaticInfo(backend)
+    return hd.namespace(backend).__array_namespace_info__()
+
+
+def _namespace_doc(backend: str) -> str | None:
+    if not _installed(backend):
+        source = ROOT / "src" / "hedera" / "backends" / backend / "__init__.py"
+        return ast.get_docstring(ast.parse(source.read_text()))
+    return hd.namespace(backend).__doc__
 
 
 def _row(cells: list[str]) -> str:
@@ -80,7 +129,7 @@ def _yes_no(value) -> str:
 
 
 def info_section(backends: tuple[str, ...]) -> list[str]:
-    infos = {b: hd.namespace(b).__array_namespace_info__() for b in backends}
+    infos = {b: _info(b) for b in backends}
     defaults = {b: infos[b].default_dtypes() for b in backends}
     caps = {b: infos[b].capabilities() for b in backends}
     rows = [
@@ -122,7 +171,7 @@ def limitations_section(backends: tuple[str, ...]) -> list[str]:
 def notes_section(backends: tuple[str, ...]) -> list[str]:
     lines = ["## Notes per backend", "", "The namespace docstrings (`help(hd.namespace(name))`)."]
     for b in backends:
-        doc = inspect.cleandoc(hd.namespace(b).__doc__ or "(no docstring)")
+        doc = inspect.cleandoc(_namespace_doc(b) or "(no docstring)")
         lines += ["", f"### {b}", "", doc]
     return lines
 

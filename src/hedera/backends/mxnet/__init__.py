@@ -28,7 +28,7 @@ import numpy as _np
 
 from .. import _common
 from . import fft, linalg
-from ._core import LIMITATIONS, MX_DTYPES, UNSUPPORTED_DTYPES
+from ._core import CAPABILITIES, DEFAULT_DTYPES, LIMITATIONS, MX_DTYPES, UNSUPPORTED_DTYPES
 from .creation import *
 from .data_type import *
 from .device import *
@@ -69,16 +69,10 @@ def _devices() -> list:
 
 _INFO = _common.NamespaceInfo(
     native_dtypes={n: _np.dtype(d) for n, d in MX_DTYPES.items() if n != "float16"},
-    # complex64 names the standard's default; MXNet has no complex dtypes (UnsupportedDtypeError)
-    default_dtypes={
-        "real floating": float32,
-        "complex floating": _np.dtype("complex64"),
-        "integral": int64,
-        "indexing": int64,
-    },
+    default_dtypes={kind: _np.dtype(name) for kind, name in DEFAULT_DTYPES.items()},
     devices=_devices,
     default_device=_mx.context.current_context,
-    capabilities={"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 6},
+    capabilities=CAPABILITIES,
 )
 
 

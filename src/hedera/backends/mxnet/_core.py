@@ -31,39 +31,14 @@ from ... import _api
 from ... import dtypes as _hd
 from ...errors import DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import parse_device
+from ._capabilities import CAPABILITIES as CAPABILITIES  # re-exported: the capability table
+from ._capabilities import DEFAULT_DTYPES as DEFAULT_DTYPES
+from ._capabilities import LIMITATIONS as LIMITATIONS
+from ._capabilities import UNSUPPORTED_DTYPES as UNSUPPORTED_DTYPES
 
 BACKEND = "mxnet"
 
 mx.util.set_np_shape(2)  # 2: global (every thread); 0-d and zero-size shapes are valid
-
-#: hedera dtype names MXNet lacks (asking for one raises UnsupportedDtypeError)
-UNSUPPORTED_DTYPES: tuple[str, ...] = (
-    "int16", "uint16", "uint32", "uint64", "complex64", "complex128", "bfloat16",
-)  # fmt: skip
-
-#: function qualname -> what MXNet cannot do there (it raises UnsupportedError or UnsupportedDtypeError)
-LIMITATIONS: dict[str, str] = {
-    "fft.fft": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.ifft": "complex input and result: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.fftn": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.ifftn": "complex input and result: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.rfft": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.rfftn": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.irfft": "complex input: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.irfftn": "complex input: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.hfft": "complex input: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "fft.ihfft": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "from_dlpack": "MXNet arrays only (MXNet 1.9 has no __dlpack__ protocol); "
-    "hd.asarray(x, backend='mxnet') converts other arrays",
-    "jit": "eager: hd.jit returns f unchanged (hybridisation applies to Gluon blocks, not to functions)",
-    "vmap": "a Python loop over the batch axis, stacked (MXNet has no vectorising map)",
-    "jvp": "forward mode is not available (MXNet's autograd is reverse mode only); jacobian(mode='forward') "
-    "is computed in reverse mode",
-    "host functions": "searchsorted, unique_*, isin, nonzero, count_nonzero, nextafter, bitwise shifts, "
-    "linalg (but matmul/det/inv/solve/cholesky/eigh/eigvalsh/svd/slogdet/matrix_power/norms), fft shifts "
-    "and frequencies, top_k, scatter_nd, index updates with op != 'set' are computed exactly on the host "
-    "through NumPy; they are not differentiable and raise UnsupportedError under mx.autograd.record()",
-}
 
 # hedera dtype name -> the NumPy scalar type MXNet uses as its dtype object (x.dtype is np.float32)
 MX_DTYPES: dict[str, Any] = {
