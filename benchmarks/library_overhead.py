@@ -315,6 +315,7 @@ class NativeRow:
 class State:
     rows: list[Row] = field(default_factory=list)
     native: list[NativeRow] = field(default_factory=list)
+    native_checks: dict[str, dict[str, dict[str, bool]]] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)
     functions: dict[str, list[str]] = field(default_factory=dict)
 
@@ -467,24 +468,72 @@ def _native_compile(framework: str, f: Callable) -> Callable:
         import jax
 
         return jax.jit(f)
+    if framework == "tensorflow":
+        import tensorflow as tf
+
+        return tf.function(f)
     import torch
 
     return torch.compile(f)
 
 
-def measure_native(
-    library: str, callables: dict[str, Callable], framework: str, args: argparse.Namespace
-) -> list[NativeRow]:
-    """Check each native implementation against hedera's result, then time both."""
-    rows = []
-    sync = benchlib.sync_for(framework)
+def jit_call_cost_us(backend: str, repeat: int, target_s: float) -> dict[str, float]:
+    """Per-call time of ``hd.jit(f)`` and of the framework's own compiled ``f``, for a tiny ``f``.
+
+    The difference is what ``hd.jit`` adds to every call of a compiled function (finding the
+    backend from the arguments: a pytree flatten, then the cached compiled function), the same
+    whatever the function: it is why a compiled hedera function is slower than a compiled
+    native one when the compiled work itself takes only microseconds.
+    """
+    x = hd.asarray(np.ones(3, np.float32), backend=backend)
+    sync = benchlib.sync_for(backend)
+
+    def f(a: Any) -> Any:
+        return a * 2.0 + 1.0
+
+    ours, theirs = hd.jit(f), _native_compile(backend, f)
+    for _ in range(3):
+        sync(ours(x)), sync(theirs(x))
+    times = time_variants(
+        {
+            "hd.jit": (lambda: sync(ours(x)), contextlib.nullcontext),
+            "native": (lambda: sync(theirs(x)), contextlib.nullcontext),
+        },
+        repeat,
+        target_s,
+    )
+    return {"hd_jit_us": times["hd.jit"].min_s * 1e6, "native_us": times["native"].min_s * 1e6}
+
+
+def check_natives(library: str, callables: dict[str, Callable], framework: str) -> dict[str, bool]:
+    """``{name: equal}``: each native implementation's result against the hedera function's."""
+    out = {}
     for name, native in native_functions(framework, library).items():
-        if args.only and name not in args.only:
-            continue
         fn = callables[name]
         kwargs = library_inputs.inputs(library, name, fn, framework)
         with hd.use_backend(framework):
-            equal = same_values(fn(**kwargs), native(**kwargs))
+            out[name] = same_values(fn(**kwargs), native(**kwargs))
+    return out
+
+
+def measure_native(
+    library: str,
+    callables: dict[str, Callable],
+    framework: str,
+    args: argparse.Namespace,
+    timed: set[str],
+) -> list[NativeRow]:
+    """Check every native implementation against hedera's result; time those in ``timed``."""
+    rows = []
+    sync = benchlib.sync_for(framework)
+    checked = check_natives(library, callables, framework)
+    for name, native in native_functions(framework, library).items():
+        if name not in timed:
+            continue
+        fn = callables[name]
+        kwargs = library_inputs.inputs(library, name, fn, framework)
+        equal = checked[name]
+        with hd.use_backend(framework):
             for mode in args.modes:
                 if mode == "compiled" and framework not in args.compiled_backends:
                     continue
@@ -555,6 +604,12 @@ def run(args: argparse.Namespace) -> dict:
         repeat, target_s = max(args.repeat, 5), min(args.target_s, 0.005)
         DISPATCH_NS[backend] = dispatch_cost_ns(backend, repeat, target_s)
         SEQUENCE_DISPATCH_NS[backend] = sequence_dispatch_cost_ns(backend, repeat, target_s)
+    jit_costs = {}
+    for backend in args.compiled_backends:
+        try:
+            jit_costs[backend] = jit_call_cost_us(backend, max(args.repeat, 5), min(args.target_s, 0.005))
+        except Exception:
+            traceback.print_exc()
     for library in args.libraries:
         module, callables, missing = discover(library)
         if module is None:
@@ -563,9 +618,9 @@ def run(args: argparse.Namespace) -> dict:
         names = list(callables)
         if args.only:
             names = [n for n in names if n in args.only]
-        if args.quick:  # the native subset (its equality checks), plus one more
+        if args.quick:  # one function with a native baseline, one without (all natives are checked)
             natives = set().union(*(native_functions(f, library) for f in NATIVE_FRAMEWORKS))
-            names = [n for n in names if n in natives][:2] + [n for n in names if n not in natives][:1]
+            names = [n for n in names if n in natives][:1] + [n for n in names if n not in natives][:1]
         state.functions[library] = names
         for backend in args.backends:
             for name in names:
@@ -584,7 +639,9 @@ def run(args: argparse.Namespace) -> dict:
         for framework in NATIVE_FRAMEWORKS:
             if framework in args.backends:
                 try:
-                    state.native += measure_native(library, callables, framework, args)
+                    checks = check_natives(library, callables, framework)
+                    state.native_checks.setdefault(library, {})[framework] = checks
+                    state.native += measure_native(library, callables, framework, args, set(names))
                 except Exception:
                     traceback.print_exc()
     return {
@@ -602,11 +659,13 @@ def run(args: argparse.Namespace) -> dict:
         "target_s": args.target_s,
         "dispatch_ns": DISPATCH_NS,
         "sequence_dispatch_ns": SEQUENCE_DISPATCH_NS,
+        "jit_call_us": jit_costs,
         "missing_libraries": state.missing,
         "functions": state.functions,
         "summary": summarize(state.rows),
         "rows": [asdict(r) for r in state.rows],
         "native": [asdict(r) for r in state.native],
+        "native_checks": state.native_checks,
     }
 
 

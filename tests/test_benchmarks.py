@@ -1,19 +1,31 @@
-"""The benchmark scripts run (``--quick`` smoke mode), so they cannot rot. Timings are not asserted."""
+"""The benchmark scripts run (``--quick`` smoke mode), so they cannot rot. Timings are not asserted.
+
+What is asserted: every script runs and writes its results; the library benchmark measures
+every function it discovers (or says why not); each native baseline in ``benchmarks/native/``
+gives the hedera function's result; the report has its sections and charts.
+"""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import pathlib
+import subprocess
 import sys
+
+import pytest
 
 from conftest import require_backend
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))  # the scripts import benchlib, library_inputs, native
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
@@ -31,3 +43,69 @@ def test_dispatch_overhead_quick(backend, tmp_path, capsys):
     assert all(row["native_min_ns"] > 0 and row["hedera_min_ns"] > 0 for row in result["rows"])
     assert "median_added_ns_one_to_one" in result["summary"][backend]
     assert "| function |" in capsys.readouterr().out
+    if importlib.util.find_spec("keras") is not None:  # the keras.ops subprocess ran
+        assert any(row["keras_min_ns"] for row in result["rows"])
+    if importlib.util.find_spec("eagerpy") is not None:
+        assert any(row["eagerpy_min_ns"] for row in result["rows"])
+
+
+def test_library_overhead_quick(backend, tmp_path):
+    require_backend(backend)
+    bench = _load("library_overhead")
+    output = tmp_path / "library.json"
+    assert bench.main(["--quick", "--backends", backend, "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    for library in ("mech", "vision"):  # robot and gym too, once installed (missing_libraries)
+        assert library in result["functions"]
+    for library in result["functions"]:
+        eager = [r for r in result["rows"] if r["library"] == library and r["mode"] == "eager"]
+        measured = [r for r in eager if r["skipped"] is None]
+        assert measured, eager
+        assert all(r["overhead_pct"] is not None and r["front_calls"] is not None for r in measured)
+    if backend != "numpy":
+        assert any(r["mode"] == "compiled" and r["overhead_pct"] is not None for r in result["rows"])
+    assert backend in result["dispatch_ns"]
+
+
+@pytest.mark.parametrize("framework", ["torch", "jax"])
+def test_native_baselines_equal_hedera(framework):
+    """Every function of benchmarks/native/ computes what the hedera function computes."""
+    require_backend(framework)
+    bench = _load("library_overhead")
+    checked = 0
+    for library in bench.LIBRARIES:
+        module, callables, _ = bench.discover(library)
+        if module is None:
+            continue
+        results = bench.check_natives(library, callables, framework)
+        assert all(results.values()), (library, results)
+        checked += len(results)
+        if library in ("mech", "vision", "robot", "gym"):
+            assert len(results) >= 4, (library, results)
+    assert checked >= 8
+
+
+def test_library_benchmark_discovers_every_public_function():
+    bench = _load("library_overhead")
+    module, callables, _ = bench.discover("mech")
+    assert set(callables) == set(module.__all__)
+
+
+def test_run_all_quick_writes_report_and_charts(tmp_path):
+    pytest.importorskip("pygount")
+    pytest.importorskip("matplotlib")
+    results, report = tmp_path / "results", tmp_path / "RESULTS.md"
+    cmd = [sys.executable, str(BENCHMARKS / "run_all.py"), "--quick", "--backends", "numpy"]
+    cmd += ["--results", str(results), "--output", str(report)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=dict(os.environ))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for name in ("dispatch_overhead", "library_overhead", "lines_of_code"):
+        assert json.loads((results / f"{name}.json").read_text())["quick"] is True
+    text = report.read_text()
+    for heading in ("# hedera benchmark results", "## Library overhead (RQ3)", "## Lines of code (RQ2)",
+                    "## Per-call dispatch overhead, against the peers", "## Charts"):  # fmt: skip
+        assert heading in text
+    assert (results / "peer_comparison.png").stat().st_size > 0
+    assert (results / "library_overhead_mech.png").stat().st_size > 0
+    loc = json.loads((results / "lines_of_code.json").read_text())
+    assert loc["libraries"]["mech"]["summary"]["subset_functions"] >= 4
