@@ -321,6 +321,19 @@ class PandaManipulator(Manipulator):
         rotated by -pi/4 about ``z``) instead of at the flange.
     base_pose : (3, 4) or (4, 4), optional
         The robot's base in the world.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hedera.robot import PandaManipulator
+    >>> panda = PandaManipulator()
+    >>> q = np.zeros((2, 7))  # a batch of 2 configurations (radians)
+    >>> panda.link_poses(q).shape, panda.end_effector_pose(q).shape  # frames 0..7, the flange
+    ((2, 8, 3, 4), (2, 3, 4))
+    >>> [round(float(v), 3) + 0.0 for v in panda.end_effector_pose(q[0])[:, 3]]  # flange position (m)
+    [0.088, 0.0, 0.926]
+    >>> panda.sample_links(q, samples_per_metre=25.0).shape  # points along the DH skeleton
+    (2, 40, 3)
     """
 
     def __init__(self, *, hand: bool = False, base_pose: Sequence[Sequence[float]] | None = None) -> None:
