@@ -144,7 +144,7 @@ def _triangle(keep, x, k):
     # MXNet has no triu, and its tril neither broadcasts over stacks nor takes every dtype
     n, m = x.shape[-2:]
     mask = keep(np.ones((n, m), dtype=bool), k)
-    if x.dtype in (np.float16, np.float32, np.float64) and x.size:
+    if x.dtype in (np.float16, np.float32, np.float64) and x.size and x.ndim <= 5:
         return x * _mnp.array(mask, dtype=x.dtype, ctx=x.ctx)  # differentiable
     return _mnp.array(np.where(mask, x.asnumpy(), np.zeros((), x.dtype)), dtype=x.dtype, ctx=x.ctx)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import mxnet as mx
 import numpy as np
 
+from .._common import normalize_axis
 from ..numpy import elementwise as _ref
 from ._core import host
 
@@ -32,6 +33,29 @@ __all__ = [
 
 _mnp = mx.np
 FLOATS = frozenset(np.dtype(n) for n in ("float16", "float32", "float64"))  # x.dtype is an np.dtype
+#: MXNet's broadcasting kernels take at most 5 dimensions (and crash on some zero-size broadcasts)
+MAX_NDIM = 5
+
+
+def native_ok(x) -> bool:
+    """Whether MXNet's kernel may run on array ``x``: floating-point, not empty, at most 5 dimensions.
+
+    Everything else takes the host path: MXNet's integer and boolean kernels differ from the
+    standard in places, and its broadcasting kernels fail on more dimensions or empty operands.
+    """
+    return x.dtype in FLOATS and x.ndim <= MAX_NDIM and x.size > 0
+
+
+def axes(axis, ndim: int):
+    """``axis`` (None, an int or a sequence) with non-negative axes: some MXNet kernels reject -1.
+
+    Raises InvalidAxisError for an axis out of range.
+    """
+    if axis is None:
+        return None
+    if isinstance(axis, int):
+        return normalize_axis(axis, ndim)
+    return tuple(normalize_axis(a, ndim) for a in axis)
 
 
 def _unary(native, name):
@@ -39,7 +63,7 @@ def _unary(native, name):
     on_host = host(getattr(_ref, name), name)
 
     def unary(x, /):
-        if x.dtype in FLOATS:
+        if native_ok(x):
             return native(x)
         return on_host(x)
 
@@ -48,13 +72,13 @@ def _unary(native, name):
 
 
 def _floats(x1, x2):
-    """Whether every array operand is floating-point (and Python scalars are not booleans)."""
+    """Whether every array operand is :func:`native_ok` (and Python scalars are not booleans)."""
     for x in (x1, x2):
         d = getattr(x, "dtype", None)
         if d is None:
             if isinstance(x, bool):
                 return False
-        elif d not in FLOATS:
+        elif not native_ok(x):
             return False
     return True
 
@@ -99,7 +123,6 @@ log10 = _unary(_mnp.log10, "log10")
 negative = _unary(_mnp.negative, "negative")
 reciprocal = _unary(_mnp.reciprocal, "reciprocal")
 round = _unary(_mnp.round, "round")
-sign = _unary(_mnp.sign, "sign")
 sin = _unary(_mnp.sin, "sin")
 sinh = _unary(_mnp.sinh, "sinh")
 square = _unary(_mnp.square, "square")
@@ -122,7 +145,6 @@ minimum = _binary(_mnp.minimum, "minimum")
 multiply = _binary(_mnp.multiply, "multiply")
 not_equal = _binary(_mnp.not_equal, "not_equal")
 pow = _binary(_mnp.power, "pow")
-remainder = _binary(_mnp.remainder, "remainder")
 subtract = _binary(_mnp.subtract, "subtract")
 
 
@@ -145,11 +167,19 @@ bitwise_xor = host(_ref.bitwise_xor, "bitwise_xor")
 floor_divide = host(_ref.floor_divide, "floor_divide")
 copysign = host(_ref.copysign, "copysign")  # MXNet reads the sign of NaN differently
 signbit = host(_ref.signbit, "signbit")  # mx.np.signbit returns a NumPy array
+remainder = host(_ref.remainder, "remainder")  # MXNet: remainder(0.0, 0.0) is 0, not NaN
 logical_and = host(_ref.logical_and, "logical_and")
 logical_not = host(_ref.logical_not, "logical_not")
 logical_or = host(_ref.logical_or, "logical_or")
 logical_xor = host(_ref.logical_xor, "logical_xor")
 nextafter = host(_ref.nextafter, "nextafter")
+
+
+def _sign(x):
+    return _mnp.where(_mnp.isnan(x), x, _mnp.sign(x))  # MXNet's sign(NaN) is 0
+
+
+sign = _unary(_sign, "sign")
 
 
 def positive(x, /):
@@ -171,7 +201,7 @@ def imag(x, /):
 def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return x.copy()
-    if x.dtype in FLOATS and not hasattr(min, "shape") and not hasattr(max, "shape"):
+    if native_ok(x) and not hasattr(min, "shape") and not hasattr(max, "shape"):
         return _mnp.clip(x, min, max)
     out = x
     if min is not None:

@@ -8,8 +8,9 @@ import numpy as np
 from .._common import check_pad_mode, normalize_axis, normalize_pad_width
 from ..numpy import extras as _ref
 from ._core import host, native_dtype
-from .elementwise import FLOATS
+from .elementwise import FLOATS, MAX_NDIM, axes, native_ok
 from .statistical import cumulative_prod, cumulative_sum
+from .statistical import sum as _sum
 
 __all__ = [
     "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
@@ -28,30 +29,33 @@ top_k = host(_ref.top_k, "top_k")
 _einsum = host(_ref.einsum, "einsum")
 _logsumexp = host(_ref.logsumexp, "logsumexp")
 _pad = host(_ref.pad, "pad")
+_one_hot = host(_ref.one_hot, "one_hot")
 
 
 def einsum(subscripts, /, *operands):
     """Einstein summation; MXNet's kernel for floating-point operands of one dtype, else the host."""
     dtypes = {o.dtype for o in operands}
-    if len(dtypes) == 1 and dtypes <= FLOATS and all(o.size for o in operands):
+    if len(dtypes) == 1 and dtypes <= FLOATS and all(native_ok(o) for o in operands):
         return _mnp.einsum(subscripts, *operands)
     return _einsum(subscripts, *operands)
 
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
     """``log(sum(exp(x), axis))``, shifted by the maximum (MXNet's kernels for non-empty floats)."""
-    if x.dtype not in FLOATS or x.size == 0:
+    if not native_ok(x):
         return _logsumexp(x, axis=axis, keepdims=keepdims)
-    axis = tuple(axis) if isinstance(axis, list) else axis
+    axis = axes(axis, x.ndim)
     m = mx.np.max(x, axis=axis, keepdims=True)
     m = _mnp.where(_mnp.isfinite(m), m, _mnp.zeros_like(m))
-    out = _mnp.log(_mnp.sum(_mnp.exp(x - m), axis=axis, keepdims=True)) + m
+    out = _mnp.log(_sum(_mnp.exp(x - m), axis=axis, keepdims=True)) + m
     return out if keepdims else _mnp.squeeze(out, axis=axis)
 
 
 def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     """One-hot encoding (out-of-range indices give all-zero rows); dtype defaults to float32."""
     dt = native_dtype(dtype) or np.float32
+    if indices.ndim >= MAX_NDIM or indices.size == 0 or np.dtype(dt) not in FLOATS:
+        return _one_hot(indices, num_classes, dtype=dt, axis=axis)
     classes = _mnp.arange(num_classes, dtype=np.int64, ctx=indices.ctx)
     out = (_mnp.expand_dims(indices.astype(np.int64), -1) == classes).astype(dt)
     return _mnp.moveaxis(out, -1, normalize_axis(axis, indices.ndim + 1))
@@ -61,7 +65,7 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x`` (MXNet's kernel for constant padding of floats, else the host)."""
     check_pad_mode(mode)
     widths = normalize_pad_width(pad_width, x.ndim)
-    if mode == "constant" and x.dtype in FLOATS and x.ndim and x.size:
+    if mode == "constant" and native_ok(x) and x.ndim >= 2:  # (MXNet's pad fails on 1-d arrays)
         return _mnp.pad(x, widths, mode="constant", constant_values=constant_values)
     return _pad(x, pad_width, mode=mode, constant_values=constant_values)
 

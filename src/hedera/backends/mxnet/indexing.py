@@ -13,7 +13,7 @@ import numpy as np
 from .._common import check_index_update_op
 from ..numpy import indexing as _ref
 from ._core import host
-from .elementwise import FLOATS
+from .elementwise import axes, native_ok
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
@@ -25,9 +25,9 @@ def take(x, indices, /, *, axis=None):
         raise ValueError("axis: must be given for arrays of more than one dimension")
     if not isinstance(indices, _mnp.ndarray):
         indices = _mnp.array(np.asarray(indices, dtype=np.int64), dtype=np.int64, ctx=x.ctx)
-    if x.shape[axis or 0] == 0 or x.dtype not in FLOATS:
+    if not native_ok(x) or not 0 < indices.size or indices.ndim + x.ndim > 6:
         return _take(x, indices, axis=axis)
-    return _mnp.take(x, indices, axis=axis, mode="wrap")
+    return _mnp.take(x, indices, axis=axes(axis, x.ndim), mode="wrap")
 
 
 _take = host(_ref.take, "take")
@@ -38,7 +38,7 @@ _take_along_axis = host(_ref.take_along_axis, "take_along_axis")
 
 def take_along_axis(x, indices, /, *, axis=-1):
     """Gather along ``axis`` by advanced indexing (differentiable for floats); the other axes broadcast."""
-    if x.dtype not in FLOATS or x.ndim > 6:
+    if not native_ok(x) or indices.size == 0:
         return _take_along_axis(x, indices, axis=axis)
     ndim = x.ndim
     axis = axis % ndim if ndim else 0
@@ -85,9 +85,12 @@ _index_get = host(_ref.index_get, "index_get")
 
 def index_get(x, index, /):
     converted = _integer_index(index, x.ctx)
-    if converted is None or x.size == 0 or x.dtype not in FLOATS:
-        return _index_get(x, index)
-    return x[converted]
+    if converted is not None and native_ok(x):
+        try:
+            return x[converted]
+        except (mx.base.MXNetError, IndexError, ValueError, TypeError):
+            pass  # what MXNet's indexing cannot do (x[1:0], say): NumPy's rules on the host
+    return _index_get(x, index)
 
 
 _index_update = host(_ref.index_update, "index_update")

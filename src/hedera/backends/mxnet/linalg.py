@@ -13,7 +13,7 @@ import mxnet as mx
 
 from ..numpy import linalg as _ref
 from ._core import host
-from .elementwise import FLOATS
+from .elementwise import native_ok
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
@@ -62,12 +62,12 @@ _inv = host(_ref.inv, "inv")
 
 
 def det(x, /):
-    if x.dtype in FLOATS and x.size:
+    if native_ok(x):
         return mx.np.linalg.det(x)
     return _det(x)
 
 
 def inv(x, /):
-    if x.dtype in FLOATS and x.size:
+    if native_ok(x):
         return mx.np.linalg.inv(x)
     return _inv(x)

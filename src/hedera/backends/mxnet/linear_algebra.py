@@ -10,7 +10,8 @@ import mxnet as mx
 
 from ..numpy import linear_algebra as _ref
 from ._core import host
-from .elementwise import FLOATS
+from .elementwise import native_ok
+from .statistical import sum as _sum
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -22,7 +23,7 @@ _matrix_transpose = host(_ref.matrix_transpose, "matrix_transpose")
 
 
 def _float_pair(x1, x2):
-    return x1.dtype in FLOATS and x2.dtype in FLOATS and x1.size and x2.size
+    return native_ok(x1) and native_ok(x2)
 
 
 def matmul(x1, x2, /):
@@ -34,7 +35,7 @@ def matmul(x1, x2, /):
 def matrix_transpose(x, /):
     if x.ndim < 2:
         raise ValueError("matrix_transpose: x must have at least two dimensions")
-    if x.dtype in FLOATS and x.ndim <= 6:
+    if native_ok(x):
         return _mnp.swapaxes(x, -1, -2)
     return _matrix_transpose(x)
 
@@ -49,5 +50,5 @@ def vecdot(x1, x2, /, *, axis=-1):
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError("vecdot: x1 and x2 must have the same size along axis")
     if _float_pair(x1, x2) and x1.dtype == x2.dtype:
-        return _mnp.sum(x1 * x2, axis=axis)
+        return _sum(x1 * x2, axis=axis)  # (hedera's sum: MXNet's loses infinities)
     return _vecdot(x1, x2, axis=axis)

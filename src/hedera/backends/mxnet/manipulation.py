@@ -9,7 +9,7 @@ from ...errors import InvalidArgumentError
 from ..numpy import manipulation as _ref
 from ._core import host
 from .data_type import result_type
-from .elementwise import FLOATS
+from .elementwise import MAX_NDIM, axes, native_ok
 
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -17,17 +17,11 @@ __all__ = [
 ]  # fmt: skip
 
 _mnp = mx.np
-_MAX_NDIM = 6  # MXNet's transposes support at most 6 dimensions
 
 
 def _native(x):
-    """Whether MXNet's kernel may run: floating-point ``x`` (MXNet crashes or errs on some integer
-    and boolean layouts) of at most 6 dimensions."""
-    return x.dtype in FLOATS and x.ndim <= _MAX_NDIM
-
-
-def _tuple(axis):
-    return tuple(axis) if isinstance(axis, list) else axis
+    """Whether MXNet's kernel may run (``elementwise.native_ok``)."""
+    return native_ok(x)
 
 
 _broadcast_arrays = host(_ref.broadcast_arrays, "broadcast_arrays")
@@ -43,7 +37,7 @@ _broadcast_to = host(_ref.broadcast_to, "broadcast_to")
 
 
 def broadcast_to(x, /, shape):
-    if _native(x) and len(shape) <= _MAX_NDIM:
+    if _native(x) and len(shape) <= MAX_NDIM:
         return _mnp.broadcast_to(x, tuple(shape))
     return _broadcast_to(x, tuple(shape))
 
@@ -65,15 +59,15 @@ def concat(arrays, /, *, axis=0):
         return _concat(arrays, axis=axis)
     if axis is None:
         return _mnp.concatenate([a.reshape(-1) for a in arrays], axis=0)
-    return _mnp.concatenate(arrays, axis=axis)
+    return _mnp.concatenate(arrays, axis=axes(axis, arrays[0].ndim))
 
 
 _expand_dims = host(_ref.expand_dims, "expand_dims")
 
 
 def expand_dims(x, /, axis):
-    if _native(x) and x.ndim < _MAX_NDIM:
-        return _mnp.expand_dims(x, axis)
+    if _native(x) and x.ndim < MAX_NDIM:
+        return _mnp.expand_dims(x, axes(axis, x.ndim + 1))
     return _expand_dims(x, axis)
 
 
@@ -82,7 +76,7 @@ _flip = host(_ref.flip, "flip")
 
 def flip(x, /, *, axis=None):
     if _native(x) and x.ndim:
-        return _mnp.flip(x, axis=_tuple(axis))
+        return _mnp.flip(x, axis=axes(axis, x.ndim))
     return _flip(x, axis=axis)
 
 
@@ -91,7 +85,7 @@ _moveaxis = host(_ref.moveaxis, "moveaxis")
 
 def moveaxis(x, source, destination, /):
     if _native(x):
-        return _mnp.moveaxis(x, source, destination)
+        return _mnp.moveaxis(x, axes(source, x.ndim), axes(destination, x.ndim))
     return _moveaxis(x, source, destination)
 
 
@@ -119,7 +113,7 @@ _reshape = host(_ref.reshape, "reshape")
 def reshape(x, /, shape, *, copy=None):
     if copy is False:
         raise InvalidArgumentError("copy=False: MXNet's reshape may copy; it cannot promise a view")
-    if _native(x) and len(shape) <= _MAX_NDIM:
+    if _native(x) and len(shape) <= MAX_NDIM:
         out = _mnp.reshape(x, tuple(shape))
         return out.copy() if copy else out
     return _reshape(x, tuple(shape), copy=copy)
@@ -130,7 +124,7 @@ _roll = host(_ref.roll, "roll")
 
 def roll(x, /, shift, *, axis=None):
     if _native(x) and x.size:
-        return _mnp.roll(x, shift, axis=_tuple(axis))
+        return _mnp.roll(x, shift, axis=axes(axis, x.ndim))
     return _roll(x, shift, axis=axis)
 
 
@@ -138,12 +132,11 @@ _squeeze = host(_ref.squeeze, "squeeze")
 
 
 def squeeze(x, /, axis):
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    for a in axes:
+    for a in axis if isinstance(axis, (tuple, list)) else (axis,):
         if x.shape[a] != 1:
             raise ValueError(f"squeeze: axis {a} has size {x.shape[a]}, not 1")
     if _native(x):
-        return _mnp.squeeze(x, axis=_tuple(axis))
+        return _mnp.squeeze(x, axis=axes(axis, x.ndim))
     return _squeeze(x, axis=axis)
 
 
@@ -152,8 +145,8 @@ _stack = host(_ref.stack, "stack")
 
 def stack(arrays, /, *, axis=0):
     arrays = _same_dtype(arrays)
-    if all(_native(a) and a.ndim < _MAX_NDIM for a in arrays):
-        return _mnp.stack(arrays, axis=axis)
+    if all(_native(a) and a.ndim < MAX_NDIM for a in arrays):
+        return _mnp.stack(arrays, axis=axes(axis, arrays[0].ndim + 1))
     return _stack(arrays, axis=axis)
 
 
@@ -162,7 +155,7 @@ _tile = host(_ref.tile, "tile")
 
 def tile(x, repetitions, /):
     reps = tuple(repetitions)
-    if _native(x) and x.size and 0 not in reps and max(len(reps), x.ndim) <= _MAX_NDIM:
+    if _native(x) and x.size and 0 not in reps and max(len(reps), x.ndim) <= MAX_NDIM:
         return _mnp.tile(x, reps)
     return _tile(x, reps)
 
@@ -172,5 +165,6 @@ _unstack = host(_ref.unstack, "unstack")
 
 def unstack(x, /, *, axis=0):
     if _native(x):
+        axis = axes(axis, x.ndim)
         return tuple(_mnp.moveaxis(x, axis, 0)[i] for i in range(x.shape[axis]))
     return _unstack(x, axis=axis)

@@ -6,7 +6,7 @@ import mxnet as mx
 
 from ..numpy import searching as _ref
 from ._core import host
-from .elementwise import FLOATS
+from .elementwise import native_ok
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -30,14 +30,18 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 def _float_or_scalar(x):
     d = getattr(x, "dtype", None)
-    return d in FLOATS if d is not None else isinstance(x, (int, float)) and not isinstance(x, bool)
+    return native_ok(x) if d is not None else isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _condition_ok(condition):
+    return hasattr(condition, "dtype") and 0 < condition.size and condition.ndim <= 5
 
 
 def where(condition, x1, x2, /):
     same = getattr(x1, "dtype", None) == getattr(x2, "dtype", None) or not (
         hasattr(x1, "dtype") and hasattr(x2, "dtype")
     )
-    if same and _float_or_scalar(x1) and _float_or_scalar(x2) and hasattr(condition, "dtype"):
+    if same and _float_or_scalar(x1) and _float_or_scalar(x2) and _condition_ok(condition):
         if not hasattr(x1, "dtype") and not hasattr(x2, "dtype"):
             return _where(condition, x1, x2)
         return _mnp.where(condition, x1, x2)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import mxnet as mx
 
+from .._common import normalize_axis
 from ..numpy import sorting as _ref
 from ._core import host
-from .elementwise import FLOATS
+from .elementwise import native_ok
 
 __all__ = ["argsort", "sort"]
 
@@ -20,8 +21,8 @@ _sort = host(_ref.sort, "sort")
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
-    if x.dtype in FLOATS and x.ndim and not _has_nan(x):
-        axis = axis % x.ndim  # MXNet's sort of a 1-element axis rejects -1
+    if native_ok(x) and x.ndim and not _has_nan(x):
+        axis = normalize_axis(axis, x.ndim)  # MXNet's sort of a 1-element axis rejects -1
         out = mx.np.sort(x, axis=axis)
         return mx.np.flip(out, axis=axis) if descending else out
     return _sort(x, axis=axis, descending=descending, stable=stable)

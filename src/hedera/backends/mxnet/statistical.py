@@ -8,46 +8,71 @@ accumulates in the default integer dtype, ``int64``).
 from __future__ import annotations
 
 import mxnet as mx
+import numpy as np
 
 from ..numpy import statistical as _ref
 from ._core import host, native_dtype
-from .elementwise import FLOATS
+from .elementwise import FLOATS, axes, native_ok
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _mnp = mx.np
 
 
-def _axis(axis):
-    return tuple(axis) if isinstance(axis, list) else axis
+def _restore_infinities(x, out, axis, keepdims):
+    """``out``, a sum or mean of ``x``, with the infinities MXNet's compensated summation loses.
+
+    MXNet sums with Kahan compensation, which turns any infinite term into NaN (``sum([inf, 1])``
+    is NaN there). Where a slice holds an infinity, the result is that infinity, or NaN if the
+    slice also holds the opposite infinity or a NaN. Checked with one reduction; the correction
+    (differentiable, MXNet's kernels) runs only when an infinity is present.
+    """
+    if not bool(_mnp.isinf(x).any()):
+        return out
+
+    def anywhere(mask):
+        return _mnp.max(mask.astype(x.dtype), axis=axis, keepdims=keepdims) > 0
+
+    pos, neg, nan = anywhere(x == _INF), anywhere(x == -_INF), anywhere(_mnp.isnan(x))
+    out = _mnp.where(pos, _INF, _mnp.where(neg, -_INF, out))
+    return _mnp.where(nan | (pos & neg), _NAN, out)
 
 
-def _reduction(native, name, with_dtype=False):
+_INF, _NAN = float("inf"), float("nan")
+
+
+def _reduction(native, name, with_dtype=False, compensated=False):
     on_host = host(getattr(_ref, name), name)
+
+    def run(x, axis, keepdims):
+        ax = axes(axis, x.ndim)
+        out = native(x, axis=ax, keepdims=keepdims)
+        return _restore_infinities(x, out, ax, keepdims) if compensated else out
 
     if with_dtype:
 
         def reduce(x, /, *, axis=None, dtype=None, keepdims=False):
             dt = native_dtype(dtype)
-            if x.dtype in FLOATS and (dt is None or dt in FLOATS):
-                out = native(x, axis=_axis(axis), keepdims=keepdims)
-                return out if dt is None or out.dtype == dt else out.astype(dt)
+            if native_ok(x) and (dt is None or np.dtype(dt) in FLOATS):
+                if dt is not None and x.dtype != dt:
+                    x = x.astype(dt)  # accumulate in the dtype asked for
+                return run(x, axis, keepdims)
             return on_host(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
     else:
 
         def reduce(x, /, *, axis=None, keepdims=False):
-            if x.dtype in FLOATS:
-                return native(x, axis=_axis(axis), keepdims=keepdims)
+            if native_ok(x):
+                return run(x, axis, keepdims)
             return on_host(x, axis=axis, keepdims=keepdims)
 
     reduce.__name__ = name
     return reduce
 
 
-sum = _reduction(_mnp.sum, "sum", with_dtype=True)
+sum = _reduction(_mnp.sum, "sum", with_dtype=True, compensated=True)
 prod = _reduction(_mnp.prod, "prod", with_dtype=True)
-mean = _reduction(_mnp.mean, "mean")
+mean = _reduction(_mnp.mean, "mean", compensated=True)
 _max = _reduction(_mnp.max, "max")
 _min = _reduction(_mnp.min, "min")
 
@@ -71,14 +96,14 @@ _var = host(_ref.var, "var")
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if x.dtype in FLOATS and float(correction).is_integer():
-        return _mnp.std(x, axis=_axis(axis), ddof=int(correction), keepdims=keepdims)
+    if native_ok(x) and float(correction).is_integer():
+        return _mnp.std(x, axis=axes(axis, x.ndim), ddof=int(correction), keepdims=keepdims)
     return _std(x, axis=axis, correction=correction, keepdims=keepdims)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if x.dtype in FLOATS and float(correction).is_integer():
-        return _mnp.var(x, axis=_axis(axis), ddof=int(correction), keepdims=keepdims)
+    if native_ok(x) and float(correction).is_integer():
+        return _mnp.var(x, axis=axes(axis, x.ndim), ddof=int(correction), keepdims=keepdims)
     return _var(x, axis=axis, correction=correction, keepdims=keepdims)
 
 
@@ -88,10 +113,10 @@ cumulative_prod = host(_ref.cumulative_prod, "cumulative_prod")  # MXNet has no 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     dt = native_dtype(dtype)
-    if x.dtype in FLOATS and (dt is None or dt == x.dtype) and not include_initial:
+    if native_ok(x) and (dt is None or dt == x.dtype) and not include_initial:
         if axis is None:
             if x.ndim > 1:
                 raise ValueError("axis: must be given for arrays of more than one dimension")
             axis = 0
-        return _mnp.cumsum(x, axis=axis)
+        return _mnp.cumsum(x, axis=axes(axis, x.ndim))
     return _cumsum(x, axis=axis, dtype=dtype, include_initial=include_initial)
