@@ -46,7 +46,8 @@ def test_ci_runs_the_readme_test_command_with_every_backend_required():
     assert os.access(ci, os.X_OK)
     text = ci.read_text()
     assert "export HEDERA_REQUIRE_BACKENDS=numpy,torch,jax,tensorflow" in text
-    assert re.search(r"^exec \./scripts/test\.sh", text, re.M)
+    assert re.search(r"^(exec )?\./scripts/test\.sh", text, re.M)
+    assert re.search(r"^\./scripts/test-mxnet\.sh", text, re.M)  # then MXNet, in .venv-mxnet
     assert "set -euo pipefail" in text
     test_sh = (ROOT / "scripts" / "test.sh").read_text()
     assert '"$status" = 5' in test_sh and "exit 1" in test_sh  # "no tests ran" is a failure
