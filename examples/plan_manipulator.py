@@ -41,13 +41,13 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import add_jit_argument, add_out_argument, jit_by_default, save_figure
 
 import hedera as hd
 import hedera.vision as vision
 from hedera.robot import PandaManipulator, sample_spline_path
 
 BACKENDS = ("torch", "jax", "tensorflow")
-OUT = pathlib.Path(__file__).resolve().parent / "out"
 LINK_RADIUS = 0.05  # metres: the arm as capsules around its DH skeleton
 MARGIN = 0.05  # metres kept between the capsules and the obstacles by the cost
 SAMPLES_PER_METRE = 20.0
@@ -132,8 +132,7 @@ def plan(
     """Optimise the path on ``backend``; returns costs, clearances, goal error, paths (NumPy), time."""
     from tqdm import tqdm
 
-    if jit is None:
-        jit = backend != "torch"
+    jit = jit_by_default(backend, jit)
     panda = PandaManipulator(hand=True)
     scene = make_scene(panda)
     consts = {k: hd.asarray(v, dtype=hd.float32, backend=backend) for k, v in scene.items()}
@@ -238,9 +237,7 @@ def plot(result: dict[str, Any], backend: str, path: pathlib.Path) -> None:
         ax.legend(loc="upper left")
     fig.suptitle(f"plan_manipulator on {backend} (Franka Panda, colour: time)")
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -249,20 +246,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--steps", type=int, default=300, help="Adam steps (default 300)")
     parser.add_argument("--anchors", type=int, default=5, help="spline anchors, start included (default 5)")
     parser.add_argument("--lr", type=float, default=0.03, help="Adam learning rate (default 0.03)")
-    parser.add_argument(
-        "--jit",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="hd.jit the step (default: not on torch)",
-    )
-    parser.add_argument("--out", type=pathlib.Path, default=None, help="PNG path (default examples/out/...)")
+    add_jit_argument(parser)
+    add_out_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
 
     result = plan(
         args.backend, steps=args.steps, n_anchors=args.anchors, lr=args.lr, jit=args.jit, quiet=args.quiet
     )
-    out = args.out or OUT / f"plan_manipulator_{args.backend}.png"
+    out = args.out / f"plan_manipulator_{args.backend}.png"
     plot(result, args.backend, out)
     print(f"backend {args.backend}: {args.steps} steps in {result['seconds']:.1f} s")
     print(f"  cost              {result['initial_cost']:10.4f} -> {result['final_cost']:.4f}")

@@ -46,8 +46,10 @@ def plan_manipulator():
 
 
 def test_plan_drone(autodiff_backend, plan_drone, tmp_path, capsys):
-    out = tmp_path / "drone.png"
-    result = plan_drone.main(["--backend", autodiff_backend, "--steps", "100", "--quiet", "--out", str(out)])
+    out = tmp_path / f"plan_drone_{autodiff_backend}.png"
+    result = plan_drone.main(
+        ["--backend", autodiff_backend, "--steps", "100", "--quiet", "--out", str(tmp_path)]
+    )
     assert result["initial_clearance"] < 0 < result["final_clearance"]
     assert result["final_cost"] < 0.2 * result["initial_cost"]
     assert result["goal_error"] < 0.1
@@ -57,9 +59,9 @@ def test_plan_drone(autodiff_backend, plan_drone, tmp_path, capsys):
 
 
 def test_plan_manipulator(autodiff_backend, plan_manipulator, tmp_path, capsys):
-    out = tmp_path / "panda.png"
+    out = tmp_path / f"plan_manipulator_{autodiff_backend}.png"
     result = plan_manipulator.main(
-        ["--backend", autodiff_backend, "--steps", "40", "--quiet", "--out", str(out)]
+        ["--backend", autodiff_backend, "--steps", "40", "--quiet", "--out", str(tmp_path)]
     )
     assert result["initial_clearance"] < 0 < result["final_clearance"]
     assert result["final_cost"] < 0.2 * result["initial_cost"]
