@@ -117,6 +117,12 @@ def test_host_functions_refuse_to_cut_the_gradient():
         hd.grad(lambda x: hd.sum(hd.unique_values(x)))(x)
     assert hd.to_numpy(hd.unique_values(x)).tolist() == [1.0, 2.0, 3.0]  # fine outside autograd
 
+    def loss(x):  # integer work on the host inside a differentiated function is fine
+        count = hd.astype(hd.count_nonzero(hd.asarray([1, 0, 2], backend="mxnet")), hd.float32)
+        return hd.sum(x * count)
+
+    assert hd.to_numpy(hd.grad(loss)(x)).tolist() == [2.0, 2.0, 2.0]
+
 
 def _finite_difference(f, x, eps=1e-6):
     x = x.astype(np.float64)

@@ -30,7 +30,7 @@ LIMITATIONS: dict[str, str] = {
     "vmap": "a Python loop over the batch axis, stacked (MXNet has no vectorising map)",
     "jvp": "forward mode is not available (MXNet's autograd is reverse mode only); jacobian(mode='forward') "
     "is computed in reverse mode",
-    "host path": "exact but not differentiable (UnsupportedError under mx.autograd.record()): "
+    "host path": "exact, not differentiable (UnsupportedError with float arrays under autograd.record()): "
     "integer and boolean operands of element-wise, reduction, manipulation and indexing functions; "
     "floor_divide, copysign, signbit, nextafter, bitwise_* and logical_*; argmax/argmin, argsort, "
     "count_nonzero, nonzero, searchsorted, cumulative_prod, unique_*, isin; linalg.* except matmul, "

@@ -152,20 +152,22 @@ def host(fn: Any, qualname: str | None = None) -> Any:
     MXNet array arguments are copied to NumPy, results copied back to the device
     of the first array argument, with their dtypes (a dtype MXNet lacks raises
     UnsupportedDtypeError). Not differentiable: raises UnsupportedError while
-    ``mx.autograd`` records.
+    ``mx.autograd`` records and a floating-point array is among the arguments (integer and
+    boolean arrays carry no gradient, so they may take this path inside a differentiated function).
     """
     name = qualname or fn.__name__
 
     @functools.wraps(fn)
     def on_host(*args: Any, **kwargs: Any) -> Any:
-        if mx.autograd.is_recording():
-            raise UnsupportedError(
-                f"{name}: not differentiable on the mxnet backend (MXNet has no such operator; hedera "
-                f"computes it on the host through NumPy), so it cannot run under mx.autograd.record()"
-            )
         found: list = []
         hargs = _to_host(args, found)
         hkwargs = {k: _to_host(v, found) for k, v in kwargs.items()}
+        if mx.autograd.is_recording() and any(a.dtype.kind == "f" for a in found):
+            raise UnsupportedError(
+                f"{name}: not differentiable on the mxnet backend for these arguments (hedera computes "
+                f"it exactly on the host through NumPy), so it cannot run under mx.autograd.record() "
+                f"with floating-point arrays; see docs/mxnet.md"
+            )
         ctx = found[0].ctx if found else native_device(kwargs.get("device"))
         if "device" in hkwargs:
             hkwargs["device"] = None

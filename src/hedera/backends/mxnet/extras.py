@@ -42,7 +42,7 @@ def einsum(subscripts, /, *operands):
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
     """``log(sum(exp(x), axis))``, shifted by the maximum (MXNet's kernels for non-empty floats)."""
-    if not native_ok(x):
+    if not native_ok(x) or axis == ():
         return _logsumexp(x, axis=axis, keepdims=keepdims)
     axis = axes(axis, x.ndim)
     m = mx.np.max(x, axis=axis, keepdims=True)
@@ -65,7 +65,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x`` (MXNet's kernel for constant padding of floats, else the host)."""
     check_pad_mode(mode)
     widths = normalize_pad_width(pad_width, x.ndim)
-    if mode == "constant" and native_ok(x) and x.ndim >= 2:  # (MXNet's pad fails on 1-d arrays)
+    # MXNet's pad fails on 1-d arrays and ignores constant_values
+    if mode == "constant" and native_ok(x) and x.ndim >= 2 and constant_values == 0:
         return _mnp.pad(x, widths, mode="constant", constant_values=constant_values)
     return _pad(x, pad_width, mode=mode, constant_values=constant_values)
 

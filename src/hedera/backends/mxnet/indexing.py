@@ -58,7 +58,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
             view = [1] * ndim
             view[i] = full[i]
             index.append(
-                _mnp.broadcast_to(_mnp.arange(full[i], dtype=np.int64, ctx=x.ctx).reshape(view), full)
+                _mnp.broadcast_to(_mnp.arange(full[i], dtype=np.int64, ctx=x.ctx).reshape(tuple(view)), full)
             )
     if 0 in full:
         return _mnp.zeros(full, dtype=x.dtype, ctx=x.ctx)

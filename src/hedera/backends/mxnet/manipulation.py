@@ -102,7 +102,7 @@ _repeat = host(_ref.repeat, "repeat")
 
 
 def repeat(x, repeats, /, *, axis=None):
-    if _native(x) and isinstance(repeats, int) and x.size:
+    if _native(x) and isinstance(repeats, int) and repeats > 0:  # (MXNet drops axes for 0)
         return _mnp.repeat(x.reshape(-1) if axis is None else x, repeats, axis=0 if axis is None else axis)
     return _repeat(x, repeats, axis=axis)  # per-element repeats: MXNet has no such kernel
 
@@ -123,8 +123,9 @@ _roll = host(_ref.roll, "roll")
 
 
 def roll(x, /, shift, *, axis=None):
-    if _native(x) and x.size:
-        return _mnp.roll(x, shift, axis=axes(axis, x.ndim))
+    ax = axes(axis, x.ndim)
+    if _native(x) and not (isinstance(ax, tuple) and len(set(ax)) < len(ax)):  # repeated axes: host
+        return _mnp.roll(x, shift, axis=ax)
     return _roll(x, shift, axis=axis)
 
 

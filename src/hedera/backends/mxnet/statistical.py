@@ -33,12 +33,14 @@ def _restore_infinities(x, out, axis, keepdims):
     def anywhere(mask):
         return _mnp.max(mask.astype(x.dtype), axis=axis, keepdims=keepdims) > 0
 
-    pos, neg, nan = anywhere(x == _INF), anywhere(x == -_INF), anywhere(_mnp.isnan(x))
-    out = _mnp.where(pos, _INF, _mnp.where(neg, -_INF, out))
-    return _mnp.where(nan | (pos & neg), _NAN, out)
+    inf = _mnp.isinf(x)  # (MXNet refuses inf as a scalar operand: x == inf raises)
+    pos, neg, nan = anywhere(inf & (x > 0)), anywhere(inf & (x < 0)), anywhere(_mnp.isnan(x))
 
+    def const(value):  # a 0-d array: MXNet refuses inf and NaN as scalar operands
+        return _mnp.array(np.asarray(value, dtype=x.dtype), dtype=x.dtype, ctx=x.ctx)
 
-_INF, _NAN = float("inf"), float("nan")
+    out = _mnp.where(pos, const(np.inf), _mnp.where(neg, const(-np.inf), out))
+    return _mnp.where(nan | (pos & neg), const(np.nan), out)
 
 
 def _reduction(native, name, with_dtype=False, compensated=False):
@@ -46,6 +48,8 @@ def _reduction(native, name, with_dtype=False, compensated=False):
 
     def run(x, axis, keepdims):
         ax = axes(axis, x.ndim)
+        if ax == ():  # no axis to reduce (MXNet reads () as all of them)
+            return on_host(x, axis=(), keepdims=keepdims)
         out = native(x, axis=ax, keepdims=keepdims)
         return _restore_infinities(x, out, ax, keepdims) if compensated else out
 
@@ -96,13 +100,13 @@ _var = host(_ref.var, "var")
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if native_ok(x) and float(correction).is_integer():
+    if native_ok(x) and float(correction).is_integer() and axis != ():
         return _mnp.std(x, axis=axes(axis, x.ndim), ddof=int(correction), keepdims=keepdims)
     return _std(x, axis=axis, correction=correction, keepdims=keepdims)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if native_ok(x) and float(correction).is_integer():
+    if native_ok(x) and float(correction).is_integer() and axis != ():
         return _mnp.var(x, axis=axes(axis, x.ndim), ddof=int(correction), keepdims=keepdims)
     return _var(x, axis=axis, correction=correction, keepdims=keepdims)
 

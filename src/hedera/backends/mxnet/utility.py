@@ -18,13 +18,13 @@ _any = host(_ref.any, "any")
 
 
 def all(x, /, *, axis=None, keepdims=False):
-    if 0 < x.size and x.ndim <= 5:
+    if 0 < x.size and x.ndim <= 5 and axis != ():
         return _mnp.all(x, axis=axes(axis, x.ndim), keepdims=keepdims)
     return _all(x, axis=axis, keepdims=keepdims)
 
 
 def any(x, /, *, axis=None, keepdims=False):
-    if 0 < x.size and x.ndim <= 5:
+    if 0 < x.size and x.ndim <= 5 and axis != ():
         return _mnp.any(x, axis=axes(axis, x.ndim), keepdims=keepdims)
     return _any(x, axis=axis, keepdims=keepdims)
 
