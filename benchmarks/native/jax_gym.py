@@ -45,7 +45,9 @@ def pendulum_dynamics(state: jnp.ndarray, action: jnp.ndarray) -> jnp.ndarray:
 def pendulum_reward(state: jnp.ndarray, action: jnp.ndarray) -> jnp.ndarray:
     th, thdot = state[..., 0], state[..., 1]
     u = jnp.clip(action[..., 0], -MAX_TORQUE, MAX_TORQUE)
-    return -(2.0 * (1.0 - jnp.cos(th)) + 0.1 * thdot**2 + 0.001 * u**2)
+    # the smoothly wrapped angle of hedera.gym.Pendulum.reward_fn (angle_smoothing = 0.1)
+    w = 2.0 * jnp.atan2(jnp.sin(th / 2.0), jnp.sqrt(jnp.cos(th / 2.0) ** 2 + 0.1**2))
+    return -(w**2 + 0.1 * thdot**2 + 0.001 * u**2)
 
 
 def mountain_car_dynamics(state: jnp.ndarray, action: jnp.ndarray) -> jnp.ndarray:

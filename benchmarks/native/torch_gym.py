@@ -45,7 +45,9 @@ def pendulum_dynamics(state: torch.Tensor, action: torch.Tensor) -> torch.Tensor
 def pendulum_reward(state: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
     th, thdot = state.unbind(-1)
     u = action[..., 0].clamp(-MAX_TORQUE, MAX_TORQUE)
-    return -(2.0 * (1.0 - torch.cos(th)) + 0.1 * thdot**2 + 0.001 * u**2)
+    # the smoothly wrapped angle of hedera.gym.Pendulum.reward_fn (angle_smoothing = 0.1)
+    w = 2.0 * torch.atan2(torch.sin(th / 2.0), torch.sqrt(torch.cos(th / 2.0) ** 2 + 0.1**2))
+    return -(w**2 + 0.1 * thdot**2 + 0.001 * u**2)
 
 
 def mountain_car_dynamics(state: torch.Tensor, action: torch.Tensor) -> torch.Tensor:

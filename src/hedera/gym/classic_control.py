@@ -145,10 +145,15 @@ class Pendulum(Env):
       ``theta_dot += (3 g / (2 l) sin theta + 3 / (m l^2) u) dt`` clipped to ``[-8, 8]``, then
       ``theta += theta_dot dt`` (semi-implicit Euler).
     * **Reward** (smooth; like gymnasium's, of the state *before* the step and the clipped
-      torque): ``-(2 (1 - cos theta) + 0.1 theta_dot^2 + 0.001 u^2)``. gymnasium's uses
-      ``angle_normalize(theta)^2`` (the wrapped angle squared, discontinuous at ``theta = pi``)
-      where this uses ``2 (1 - cos theta)`` (equal to second order at the top, smooth
-      everywhere); both are 0 at best, upright and still.
+      torque): ``-(w(theta)^2 + 0.1 theta_dot^2 + 0.001 u^2)`` with the smoothly wrapped angle
+      ``w(theta) = 2 atan2(sin(theta / 2), sqrt(cos(theta / 2)^2 + 0.1^2))``. gymnasium's uses
+      the wrapped angle ``angle_normalize(theta)`` in ``[-pi, pi)``, whose square has a kink at
+      the bottom (``theta = pi``) and jumps in its gradient there; ``w`` rounds that kink over
+      about 0.2 rad (``w(pi) = pi - 0.2`` instead of ``pi``) and is within 1 % of the wrapped
+      angle elsewhere, so the rewards are close (tested) while the gradient is defined
+      everywhere and, as gymnasium's, points away from the bottom: swinging pays. (A cost in
+      ``1 - cos theta`` would be flat at the bottom and make every partial swing cost more
+      than hanging still, a local optimum that gradient-based planners do not leave.)
     * **Start**: ``theta`` uniform in ``[-pi, pi]``, ``theta_dot`` in ``[-1, 1]``.
     * No termination; truncation after 200 steps.
     """
@@ -165,6 +170,8 @@ class Pendulum(Env):
     g = 10.0
     m = 1.0
     l = 1.0  # noqa: E741
+    #: how far (rad) the reward's smoothly wrapped angle rounds the kink of the wrapped angle at the bottom
+    angle_smoothing = 0.1
 
     def _action_bounds(self) -> tuple[Any, Any]:
         return -self.max_torque, self.max_torque
@@ -188,11 +195,19 @@ class Pendulum(Env):
         newthdot = hd.clip(newthdot, -self.max_speed, self.max_speed)
         return hd.stack([th + newthdot * self.dt, newthdot], axis=-1)
 
+    def smooth_angle(self, theta: Array) -> Array:
+        """The smoothly wrapped angle ``2 atan2(sin(theta / 2), sqrt(cos(theta / 2)^2 + s^2))``, ``s = 0.1``.
+
+        In ``(-pi, pi)``, ``2 pi``-periodic, smooth; about ``theta / 1.005`` near the top.
+        """
+        half = theta / 2.0
+        return 2.0 * hd.atan2(hd.sin(half), hd.sqrt(hd.cos(half) ** 2 + self.angle_smoothing**2))
+
     def reward_fn(self, state: Array, action: Array) -> Array:
-        """The smooth reward ``-(2 (1 - cos th) + 0.1 thdot^2 + 0.001 u^2)`` ``(...)`` of a step."""
+        """The smooth reward ``-(w(th)^2 + 0.1 thdot^2 + 0.001 u^2)`` ``(...)`` of a step from ``state``."""
         th, thdot = state[..., 0], state[..., 1]
         u = hd.clip(action[..., 0], -self.max_torque, self.max_torque)
-        return -(2.0 * (1.0 - hd.cos(th)) + 0.1 * thdot**2 + 0.001 * u**2)
+        return -(self.smooth_angle(th) ** 2 + 0.1 * thdot**2 + 0.001 * u**2)
 
     def step_fn(self, state: Array, action: Array) -> tuple[Array, Array, Array]:
         next_state = self.dynamics(state, action)
