@@ -12,9 +12,9 @@ Sizes (the demos'):
 * ``hedera.vision``: 120 x 160 images (``examples/render_scene.py``), 60 point
   correspondences (``examples/vision_camera_fit.py``), 2000 surface points and 3 objects for
   the signed distances, 200 triangles, a 16^3 voxel grid.
-* ``hedera.robot`` (no demo yet; the sizes of the 2021 library's demos): batches of 100 joint
-  configurations (Panda, Mico) and poses (a 6-point drone body), a 10-anchor spline of 7 joint
-  values sampled at 100 points.
+* ``hedera.robot``: a 6-anchor spline of 6-number poses sampled at 48 points and 48 poses of a
+  6-point drone body (``examples/plan_drone.py``), 32 joint configurations of the Panda and the
+  Mico (``examples/plan_manipulator.py``).
 * ``hedera.gym`` (no demo yet): the pure functional API (``step_fn``, ``dynamics``,
   ``observe``...) of each environment on a batch of 128 states, ``rollout`` and
   ``policy_rollout`` of CartPole over 50 steps of that batch. The stateful gymnasium methods
@@ -174,17 +174,19 @@ def _vision_values() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     return params, overrides
 
 
-ROBOT_BATCH = 100
-SPLINE_ANCHORS, SPLINE_SAMPLES = 10, 100
+#: examples/plan_drone.py: 6 anchor poses (6 numbers), 48 samples; plan_manipulator.py: 32
+#: joint configurations sampled along the path
+DRONE_POSES, MANIPULATOR_BATCH = 48, 32
+SPLINE_ANCHORS, SPLINE_SAMPLES, SPLINE_VALUES = 6, 48, 6
 
 
 def _robot_values() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     import hedera.robot as robot
 
     rng = np.random.default_rng(0)
-    n = ROBOT_BATCH
+    n, m = DRONE_POSES, MANIPULATOR_BATCH
     anchors = np.linspace(0.0, 1.0, SPLINE_ANCHORS)[:, None]
-    vals = rng.uniform(-1, 1, (SPLINE_ANCHORS, 7))
+    vals = rng.uniform(-1, 1, (SPLINE_ANCHORS, SPLINE_VALUES))
     rot = _rotations(n, 0)
     t = rng.uniform(-1, 1, (n, 3))
     params = {
@@ -197,8 +199,8 @@ def _robot_values() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         "samples_per_metre": 25.0,
     }  # fmt: skip
     overrides = {
-        "PandaManipulator": {"joint_angles": rng.uniform(-1, 1, (n, 7))},
-        "MicoManipulator": {"joint_angles": rng.uniform(-1, 1, (n, 6))},
+        "PandaManipulator": {"joint_angles": rng.uniform(-1, 1, (m, 7))},
+        "MicoManipulator": {"joint_angles": rng.uniform(-1, 1, (m, 6))},
     }
     return params, overrides
 

@@ -40,8 +40,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import inspect
+import json
 import statistics
 import sys
 import time
@@ -704,6 +706,19 @@ def summarize(rows: list[Row]) -> dict:
     return out
 
 
+def _merged(old: dict, new: dict, libraries: list[str]) -> dict:
+    """``old`` with the results of ``libraries`` replaced by ``new``'s (``--update``)."""
+    out = dict(new)
+    for key in ("rows", "native"):
+        out[key] = [r for r in old[key] if r["library"] not in libraries] + new[key]
+    for key in ("functions", "missing_libraries", "native_checks"):
+        out[key] = {**{k: v for k, v in old.get(key, {}).items() if k not in libraries}, **new[key]}
+    out["updated_libraries"] = {lib: new["date"] for lib in libraries}
+    names = [f.name for f in dataclasses.fields(Row)]
+    out["summary"] = summarize([Row(**{k: r.get(k) for k in names}) for r in out["rows"]])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -724,6 +739,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCK), default="cpu")
     parser.add_argument("--quick", action="store_true", help="smoke mode: 3 functions, tiny timings")
     parser.add_argument("--output", type=Path, default=benchlib.RESULTS / "library_overhead.json")
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="replace only these libraries' results in an existing --output (the rest is kept)",
+    )
     args = parser.parse_args(argv)
     args.libraries = [x for x in args.libraries.split(",") if x]
     args.backends = [b for b in args.backends.split(",") if b and b != "mxnet"]
@@ -737,6 +757,8 @@ def main(argv: list[str] | None = None) -> int:
     global clock
     clock = CLOCK[args.clock]
     result = run(args)
+    if args.update and args.output.exists():
+        result = _merged(json.loads(args.output.read_text()), result, args.libraries)
     benchlib.write_json(args.output, result)
     for library, modes in result["summary"].items():
         for mode, backends in modes.items():

@@ -69,6 +69,14 @@ def _header(data: dict[str, dict | None]) -> list[str]:
         if d:
             versions.update(d.get("versions", {}))
     lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())), ""]
+    updated = (data.get("library_overhead") or {}).get("updated_libraries")
+    if updated:
+        lines += [
+            "Library results re-measured later (`library_overhead.py --update`), the rest of "
+            "that file being from the run above: "
+            + ", ".join(f"{lib} at {date}" for lib, date in updated.items()),
+            "",
+        ]
     return lines
 
 
