@@ -276,18 +276,22 @@ def _dispatch_tables(d: dict) -> list[str]:
         "`keras.ops.f` (a subprocess per `KERAS_BACKEND`; its ratio uses that process's native "
         "timing). `*`: the backend function includes a conformance shim by design.",
         "",
-        "Median ratio to the native call, per backend:",
+        "Median over the functions of (time per call / native time per call), per backend and "
+        "input size; and hedera's dispatch cost (`hd.f` minus `namespace.f`, median, ns):",
         "",
-        "| backend | hedera | namespace | array-api-compat | EagerPy | keras.ops | hedera dispatch ns |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| backend | elements | hedera | namespace | array-api-compat | EagerPy | keras.ops "
+        "| hedera dispatch ns |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for backend, s in d["summary"].items():
-        r = s.get("median_ratio_to_native", {})
-        lines.append(
-            f"| {backend} | {_f(r.get('hedera'))} | {_f(r.get('namespace'))} | "
-            f"{_f(r.get('array_api_compat'))} | {_f(r.get('eagerpy'))} | {_f(r.get('keras'))} | "
-            f"{_f(s.get('median_dispatch_ns'), '.0f')} |"
-        )
+    for size in sorted({r["size"] for r in d["rows"]}):
+        ratios = peer_ratios(d, size)
+        for backend, s in d["summary"].items():
+            r = ratios[backend]
+            lines.append(
+                f"| {backend} | {size} | {_f(r.get('hedera'))} | {_f(r.get('namespace'))} | "
+                f"{_f(r.get('compat'))} | {_f(r.get('eagerpy'))} | {_f(r.get('keras'))} | "
+                f"{_f(s.get('median_dispatch_ns'), '.0f')} |"
+            )
     lines.append("")
     for size in sorted({r["size"] for r in d["rows"]}):
         lines += [
@@ -311,6 +315,34 @@ def _dispatch_tables(d: dict) -> list[str]:
 
 
 # ---- charts -----------------------------------------------------------------------------------
+
+PEER_VARIANTS = (
+    ("hedera", "hedera"),
+    ("namespace", "namespace"),
+    ("compat", "array-api-compat"),
+    ("eagerpy", "EagerPy"),
+    ("keras", "keras.ops"),
+)
+
+
+def peer_ratios(d: dict, size: int) -> dict[str, dict[str, float]]:
+    """``{backend: {variant: median over functions of time / native time}}`` at one input size."""
+    columns = {
+        "hedera": ("hedera_min_ns", "native_min_ns"),
+        "namespace": ("namespace_min_ns", "native_min_ns"),
+        "compat": ("compat_min_ns", "native_min_ns"),
+        "eagerpy": ("eagerpy_min_ns", "native_min_ns"),
+        "keras": ("keras_min_ns", "keras_native_min_ns"),
+    }
+    out: dict[str, dict[str, float]] = {}
+    for backend in d["summary"]:
+        rows = [r for r in d["rows"] if r["backend"] == backend and r["size"] == size]
+        out[backend] = {}
+        for key, (num, den) in columns.items():
+            values = [r[num] / r[den] for r in rows if r.get(num) is not None and r.get(den)]
+            if values:
+                out[backend][key] = statistics.median(values)
+    return out
 
 
 def _charts(data: dict[str, Any], folder: Path) -> list[str]:
@@ -356,27 +388,24 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
             written.append(path)
     d = data.get("dispatch_overhead")
     if d:
-        variants = [
-            ("hedera", "hedera"),
-            ("namespace", "namespace"),
-            ("array_api_compat", "array-api-compat"),
-            ("eagerpy", "EagerPy"),
-            ("keras", "keras.ops"),
-        ]
         backends = list(d["summary"])
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        width = 0.8 / len(variants)
-        for i, (key, label) in enumerate(variants):
-            values = [d["summary"][b].get("median_ratio_to_native", {}).get(key) for b in backends]
-            xs = [j + i * width for j, v in enumerate(values) if v is not None]
-            ax.bar(xs, [v for v in values if v is not None], width, label=label)
-        ax.axhline(1, color="k", lw=0.8, ls="--")
-        ax.set_yscale("log")
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(backends))])
-        ax.set_xticklabels(backends)
-        ax.set_ylabel("time per call / native (median over functions)")
-        ax.set_title("Per-call cost relative to the native call (1 and 1000 elements)")
-        ax.legend(fontsize=8)
+        sizes = sorted({r["size"] for r in d["rows"]})
+        fig, axes = plt.subplots(1, len(sizes), figsize=(6 * len(sizes), 4.5), squeeze=False)
+        width = 0.8 / len(PEER_VARIANTS)
+        for ax, size in zip(axes[0], sizes, strict=True):
+            ratios = peer_ratios(d, size)
+            for i, (key, label) in enumerate(PEER_VARIANTS):
+                values = [ratios[b].get(key) for b in backends]
+                xs = [j + i * width for j, v in enumerate(values) if v is not None]
+                ax.bar(xs, [v for v in values if v is not None], width, label=label)
+            ax.axhline(1, color="k", lw=0.8, ls="--")
+            ax.set_yscale("log")
+            ax.set_xticks([j + 0.4 - width / 2 for j in range(len(backends))])
+            ax.set_xticklabels(backends)
+            ax.set_ylabel("time per call / native call (median over functions)")
+            ax.set_title(f"{size}-element inputs")
+            ax.legend(fontsize=7)
+        fig.suptitle("Per-call cost relative to the native call: hedera and the peers")
         fig.tight_layout()
         path = folder / "peer_comparison.png"
         fig.savefig(path, dpi=90)
