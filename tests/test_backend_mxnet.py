@@ -241,3 +241,13 @@ def test_save_and_load_round_trip(tmp_path):
 def test_limitations_is_a_dict_of_reasons():
     assert isinstance(_core.LIMITATIONS, dict) and _core.LIMITATIONS
     assert all(isinstance(k, str) and isinstance(v, str) and v for k, v in _core.LIMITATIONS.items())
+
+
+def test_from_dlpack_shares_compact_tensors_and_refuses_others():
+    a = np.arange(6.0, dtype=np.float32)
+    x = xp.from_dlpack(a)
+    assert hd.to_numpy(x).tolist() == a.tolist()
+    with pytest.raises(BufferError):
+        xp.from_dlpack(np.arange(6.0).reshape(2, 3).T)  # MXNet imports compact tensors only
+    t = np.arange(6.0).reshape(2, 3).T
+    assert hd.to_numpy(hd.asarray(t, backend="mxnet")).tolist() == t.tolist()  # the front copies instead

@@ -24,8 +24,8 @@ LIMITATIONS: dict[str, str] = {
     "fft.irfftn": "complex input: MXNet has no complex dtypes (UnsupportedDtypeError)",
     "fft.hfft": "complex input: MXNet has no complex dtypes (UnsupportedDtypeError)",
     "fft.ihfft": "complex results: MXNet has no complex dtypes (UnsupportedDtypeError)",
-    "from_dlpack": "MXNet arrays only (MXNet 1.9 has no __dlpack__ protocol); "
-    "hd.asarray(x, backend='mxnet') converts other arrays",
+    "from_dlpack": "compact (C-contiguous) tensors only; others raise BufferError "
+    "(hd.asarray(x, backend='mxnet') copies them)",
     "jit": "eager: hd.jit returns f unchanged (hybridisation applies to Gluon blocks, not to functions)",
     "vmap": "a Python loop over the batch axis, stacked (MXNet has no vectorising map)",
     "jvp": "forward mode is not available (MXNet's autograd is reverse mode only); jacobian(mode='forward') "

@@ -13,7 +13,7 @@ import numpy as np
 
 from ... import dtypes as _hd
 from ...errors import InvalidArgumentError
-from ._core import check_numpy_dtype, native_device, native_dtype
+from ._core import MX_DTYPES, check_numpy_dtype, native_device, native_dtype
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
@@ -93,17 +93,24 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    """``x`` as an MXNet array: MXNet arrays only (MXNet 1.9 has no ``__dlpack__`` protocol).
+    """``x`` (an MXNet array, or any object with ``__dlpack__``) as an MXNet array, sharing memory.
 
-    Other frameworks' arrays raise TypeError; ``hd.asarray(x, backend="mxnet")``
-    converts them (through NumPy).
+    MXNet imports compact (C-contiguous) tensors only; others raise ``BufferError``
+    (``hd.asarray(x, backend="mxnet")`` copies them). A dtype MXNet lacks raises
+    ``UnsupportedDtypeError``.
     """
-    if not isinstance(x, _mnp.ndarray):
-        raise TypeError(
-            f"from_dlpack: the mxnet backend imports only MXNet arrays (got {type(x).__name__}); "
-            f"use hd.asarray(x, backend='mxnet')"
-        )
-    return asarray(x, device=device, copy=copy)
+    if isinstance(x, _mnp.ndarray):
+        return asarray(x, device=device, copy=copy)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: expected an array with __dlpack__, got {type(x).__name__}")
+    name = str(getattr(x, "dtype", "")).rpartition(".")[2]
+    if name and name not in MX_DTYPES:
+        raise _hd.unsupported("mxnet", name)
+    try:
+        out = mx.nd.from_dlpack(x.__dlpack__()).as_np_ndarray()
+    except mx.base.MXNetError as error:
+        raise BufferError(f"from_dlpack: MXNet cannot import this tensor ({error})") from None
+    return asarray(out, device=device, copy=copy)
 
 
 def full(shape, fill_value, *, dtype=None, device=None):

@@ -46,7 +46,7 @@ def native_ok(x) -> bool:
     return x.dtype in FLOATS and x.ndim <= MAX_NDIM and x.size > 0
 
 
-def axes(axis, ndim: int):
+def axes(axis, ndim: int, argname: str = "axis"):
     """``axis`` (None, an int or a sequence) with non-negative axes: some MXNet kernels reject -1.
 
     Raises InvalidAxisError for an axis out of range.
@@ -54,8 +54,8 @@ def axes(axis, ndim: int):
     if axis is None:
         return None
     if isinstance(axis, int):
-        return normalize_axis(axis, ndim)
-    return tuple(normalize_axis(a, ndim) for a in axis)
+        return normalize_axis(axis, ndim, argname)
+    return tuple(normalize_axis(a, ndim, argname) for a in axis)
 
 
 def _unary(native, name):

@@ -85,7 +85,7 @@ _moveaxis = host(_ref.moveaxis, "moveaxis")
 
 def moveaxis(x, source, destination, /):
     if _native(x):
-        return _mnp.moveaxis(x, axes(source, x.ndim), axes(destination, x.ndim))
+        return _mnp.moveaxis(x, axes(source, x.ndim, "source"), axes(destination, x.ndim, "destination"))
     return _moveaxis(x, source, destination)
 
 
