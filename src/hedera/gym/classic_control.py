@@ -81,15 +81,13 @@ class CartPole(Env):
         )
         xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
         # explicit Euler, gymnasium's default kinematics_integrator
-        return hd.stack(
-            [
-                x + self.tau * x_dot,
-                x_dot + self.tau * xacc,
-                theta + self.tau * theta_dot,
-                theta_dot + self.tau * thetaacc,
-            ],
-            axis=-1,
+        new = (
+            x + self.tau * x_dot,
+            x_dot + self.tau * xacc,
+            theta + self.tau * theta_dot,
+            theta_dot + self.tau * thetaacc,
         )
+        return hd.stack(hd.broadcast_arrays(*new), axis=-1)  # x, theta: without the action's batch dimensions
 
     def reward_fn(self, next_state: Array) -> Array:
         """The smooth reward ``cos(theta) - 0.1 (x / 2.4)^2`` of the state reached, ``(...)``."""
