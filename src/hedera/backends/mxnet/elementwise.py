@@ -83,6 +83,20 @@ def _floats(x1, x2):
     return True
 
 
+_FLOAT64 = np.dtype("float64")
+
+
+def exact_scalar(value, like):
+    """Python scalar ``value`` as a 0-d array like ``like`` where MXNet would round it.
+
+    MXNet passes scalar operands to its kernels as decimal strings of 15 significant digits,
+    which loses the last digits of a float64 (``less(x, x_as_python_float)`` can be True).
+    """
+    if like.dtype == _FLOAT64 and isinstance(value, float):
+        return _mnp.array(np.asarray(value, dtype=_FLOAT64), dtype=_FLOAT64, ctx=like.ctx)
+    return value
+
+
 def _binary(native, name):
     """``native`` when every array operand is floating-point, the host path otherwise."""
     on_host = host(getattr(_ref, name), name)
@@ -93,6 +107,10 @@ def _binary(native, name):
             if d1 is not None and d2 is not None and d1 != d2:  # MXNet's kernels want one dtype
                 dt = np.promote_types(d1, d2)
                 x1, x2 = x1.astype(dt, copy=False), x2.astype(dt, copy=False)
+            elif d1 is None:
+                x1 = exact_scalar(x1, x2)
+            elif d2 is None:
+                x2 = exact_scalar(x2, x1)
             return native(x1, x2)
         return on_host(x1, x2)
 
@@ -152,7 +170,8 @@ def _logaddexp(x1, x2):
     # max + log1p(exp(-|x1 - x2|)); where x1 == x2 (equal infinities too) it is x1 + log(2)
     m = _mnp.maximum(x1, x2)
     tail = _mnp.log1p(_mnp.exp(-_mnp.abs(_mnp.subtract(x1, x2))))
-    return _mnp.where(_mnp.equal(x1, x2), m + float(np.log(2.0)), m + tail)
+    log2 = _mnp.array(np.log(np.asarray(2.0, dtype=m.dtype)), dtype=m.dtype, ctx=m.ctx)
+    return _mnp.where(_mnp.equal(x1, x2), m + log2, m + tail)
 
 
 logaddexp = _binary(_logaddexp, "logaddexp")
@@ -201,7 +220,7 @@ def imag(x, /):
 def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return x.copy()
-    if native_ok(x) and not hasattr(min, "shape") and not hasattr(max, "shape"):
+    if native_ok(x) and x.dtype != _FLOAT64 and not hasattr(min, "shape") and not hasattr(max, "shape"):
         return _mnp.clip(x, min, max)
     out = x
     if min is not None:

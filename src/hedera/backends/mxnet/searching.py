@@ -6,7 +6,7 @@ import mxnet as mx
 
 from ..numpy import searching as _ref
 from ._core import host
-from .elementwise import native_ok
+from .elementwise import exact_scalar, native_ok
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -44,5 +44,9 @@ def where(condition, x1, x2, /):
     if same and _float_or_scalar(x1) and _float_or_scalar(x2) and _condition_ok(condition):
         if not hasattr(x1, "dtype") and not hasattr(x2, "dtype"):
             return _where(condition, x1, x2)
+        if not hasattr(x1, "dtype"):
+            x1 = exact_scalar(x1, x2)
+        elif not hasattr(x2, "dtype"):
+            x2 = exact_scalar(x2, x1)
         return _mnp.where(condition, x1, x2)
     return _where(condition, x1, x2)
