@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpus": os.cpu_count(), "load_average": list(load),
+                    "cpu": _cpu_model(), "cpus": os.cpu_count(), "load_average": list(load),
                     "python": sys.version.split()[0]},
         "versions": _versions(backends),
         "quick": args.quick,
@@ -447,6 +447,16 @@ def main(argv: list[str] | None = None) -> int:
     os.replace(tmp, args.output)
     print(f"\nwrote {args.output}")
     return 0
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def _versions(backends: list[str]) -> dict[str, str]:
