@@ -228,7 +228,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
             f"{b:<11} {r['trained_return']:>8.1f} {r['random_return']:>8.1f} "
             f"{100 * r['trained_upright']:>7.0f}% {100 * r['random_upright']:>7.0f}% "
             f"{'yes' if r['initial_weights_identical'] else 'NO':>9} "
-            f"{'hd.jit' if r['compiled'] else 'eager':>8} {r['ms_per_step']:>8.1f} {'yes' if r['success'] else 'NO':>7}"
+            f"{'hd.jit' if r['compiled'] else 'eager':>8} {r['ms_per_step']:>8.1f} "
+            f"{'yes' if r['success'] else 'NO':>7}"
         )
     if results:
         plot(results, args.plot)
