@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser.add_argument(
         "--backend", choices=AUTODIFF_BACKENDS, action="append", help="repeatable; default: all"
     )
-    parser.add_argument("--iterations", type=int, default=150, help="training steps")
+    parser.add_argument("--iterations", type=int, default=80, help="training steps")
     parser.add_argument("--batch", type=int, default=64, help="environments per rollout")
     parser.add_argument("--lr", type=float, default=1e-2)
     parser.add_argument("--clip", type=float, default=10.0, help="global gradient-norm clip")
