@@ -58,8 +58,18 @@ class Canvas:
 
     def segments(self, points: Sequence[Sequence[float]], thickness: float, color: Color) -> None:
         """A polyline through ``points`` (``N >= 2`` of them) drawn ``thickness`` wide, round caps."""
-        pts = hd.asarray([[float(p[0]), float(p[1])] for p in points], dtype=hd.float64, backend="numpy")
-        a, b = pts[:-1], pts[1:]  # (S, 2)
+        self.lines(points[:-1], points[1:], thickness, color)
+
+    def lines(
+        self,
+        starts: Sequence[Sequence[float]],
+        ends: Sequence[Sequence[float]],
+        thickness: float,
+        color: Color,
+    ) -> None:
+        """Line segments ``starts[i] -> ends[i]``, each ``thickness`` wide with round caps, in one pass."""
+        a = hd.asarray([[float(p[0]), float(p[1])] for p in starts], dtype=hd.float64, backend="numpy")
+        b = hd.asarray([[float(p[0]), float(p[1])] for p in ends], dtype=hd.float64, backend="numpy")
         ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
         px, py = self.x[..., None], self.y[..., None]  # (H, W, 1) against (S,)
         dx, dy = bx - ax, by - ay

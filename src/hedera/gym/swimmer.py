@@ -108,10 +108,8 @@ class Swimmer(Env):
             ux, uy = s[2 * i], s[2 * i + 1]
             canvas.circle((ux, uy), 0.06, (0.1, 0.0, 0.15))
             for j in range(15):
-                a = 2 * math.pi * j / 15
-                canvas.segments(
-                    [(ux, uy), (ux + 0.2 * math.cos(a), uy + 0.2 * math.sin(a))], 0.015, (0.1, 0.0, 0.15)
-                )
+                tip = (ux + 0.2 * math.cos(2 * math.pi * j / 15), uy + 0.2 * math.sin(2 * math.pi * j / 15))
+                canvas.segments([(ux, uy), tip], 0.015, (0.1, 0.0, 0.15))
         x, y, vx, vy = s[2 * k : 2 * k + 4]
         heading = math.atan2(vy, vx) if vx * vx + vy * vy > 1e-12 else 0.0
         reward = math.exp(-0.5 * ((x - s[2 * k + 4]) ** 2 + (y - s[2 * k + 5]) ** 2))
