@@ -161,7 +161,10 @@ def why(r: dict, lib: dict) -> str:
     if r["mode"] == "compiled":
         if r["same_program"]:
             return "identical compiled programs (dispatch runs only while tracing): timing noise"
-        return "torch.compile runs guards on every call; at this duration, guard cost or noise"
+        return (
+            "torch.compile checks its guards on every call; hedera's traced dispatch likely adds "
+            "guards (its per-type caches), which the bypassed version lacks (not verified), or noise"
+        )
     calls = r["front_calls"] or 0
     if not calls:
         return "no hd.* call: timing noise"
@@ -461,7 +464,13 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
                         if r["backend"] == backend and r["mode"] == mode
                     }
                     xs = [j + i * width for j, f in enumerate(functions) if f in by_fn]
-                    ax.bar(xs, [by_fn[f] for f in functions if f in by_fn], width, label=backend)
+                    ax.bar(
+                        xs,
+                        [by_fn[f] for f in functions if f in by_fn],
+                        width,
+                        label=backend,
+                        color=f"C{BACKENDS.index(backend)}",  # the same colour in both panels
+                    )
                 target = lib["targets_pct"][mode]
                 ax.axhline(target, color="k", lw=0.8, ls="--", label=f"target {target} %")
                 ax.axhline(0, color="k", lw=0.5)
