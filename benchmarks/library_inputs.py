@@ -238,6 +238,7 @@ def _gym_values() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         action = rng.uniform(low, high, (GYM_BATCH, *space.shape))
         next_state = np.asarray(env.step_fn(state, action)[0], np.float64)
         overrides[name] = {"state": state, "action": action, "next_state": next_state}
+        overrides[name]["theta"] = state[..., 0]  # Pendulum.smooth_angle(theta)
         for method in _GYM_STATEFUL:
             overrides[f"{name}.{method}"] = {"__skip__": "stateful gymnasium API (its work is step_fn's)"}
     cartpole = overrides["CartPole"]
