@@ -83,6 +83,23 @@ def test_sequences_of_arrays_dispatch_on_their_elements(backend):
     assert hd.backend_of(a) == hd.backend_of(b) == backend
 
 
+def test_sequence_fast_path_still_checks_every_element(backend):
+    """After a one-typed call fills the cache, a sequence mixing in another backend's array (at
+    any position) still raises BackendMismatchError rather than running on the first one's."""
+    x = array(backend, [1.0, 2.0])
+    hd.stack([x, x])  # fills the cache for this element type
+    other = "torch" if backend == "numpy" else "numpy"
+    require_backend(other)
+    y = array(other, [1.0, 2.0])
+    for arrays in ([x, y], [x, x, y], (y, x)):
+        with pytest.raises(hd.BackendMismatchError):
+            hd.stack(arrays)
+        with pytest.raises(hd.BackendMismatchError):
+            hd.concat(arrays)
+    with pytest.raises(hd.NotAnArrayError):
+        hd.stack([])
+
+
 def test_extension_namespaces_dispatch(backend):
     m = array(backend, [[2.0, 0.0], [0.0, 4.0]])
     assert hd.backend_of(hd.linalg.inv(m)) == backend

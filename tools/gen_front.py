@@ -152,7 +152,22 @@ def generate_function(fn: Function) -> str:
         sequence = star or first in ("arrays", "operands")
         names = "(" + ", ".join(arrays) + ("," if len(arrays) == 1 else "") + ")"
         miss = f"_miss({cache}, {fn.qualname!r}, {names}, {arrays!r})"
-        if sequence or len(arrays) > 3:
+        if sequence and len(arrays) == 1:
+            # arrays of one type hit the cache on that type; mixed types (a Python scalar, another
+            # framework) and non-sequences take miss(), which resolves and raises
+            lines += [
+                "    try:",
+                f"        t = type({first}[0])",
+                f"        f = {cache}[t]",
+                "    except (KeyError, IndexError, TypeError):",
+                f"        f = {miss}",
+                "    else:",
+                f"        for a in {first}:",
+                "            if type(a) is not t:",
+                f"                f = {miss}",
+                "                break",
+            ]
+        elif sequence or len(arrays) > 3:
             lines.append(f"    f = {miss}")
         elif len(arrays) == 1:
             lines += [

@@ -334,6 +334,17 @@ def _types_of(arrays: tuple[Any, ...]) -> Any:
     return tuple(key)
 
 
+def _is_one_typed_sequence(key: Any, arrays: tuple[Any, ...]) -> bool:
+    """Whether ``arrays`` is one non-empty list or tuple whose elements all have one type."""
+    return (
+        len(arrays) == 1
+        and type(key) is tuple
+        and len(key) > 1
+        and key[0] in (list, tuple)
+        and all(k is key[1] for k in key[2:])
+    )
+
+
 def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[str, ...]) -> Any:
     """Slow path of a front function: find (and cache by argument types) the backend function.
 
@@ -365,4 +376,6 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
         cache[key] = target
         if type(key) is tuple and all(k is key[0] for k in key):
             cache[key[0]] = target  # the front's fast path looks up the common type alone
+        elif _is_one_typed_sequence(key, arrays):
+            cache[key[1]] = target  # a sequence front's fast path looks up its elements' type
     return target

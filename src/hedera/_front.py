@@ -426,7 +426,16 @@ def meshgrid(*arrays: Array, indexing='xy') -> Any:
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
+    try:
+        t = type(arrays[0])
+        f = _c_meshgrid[t]
+    except (KeyError, IndexError, TypeError):
+        f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
+    else:
+        for a in arrays:
+            if type(a) is not t:
+                f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
+                break
     try:
         return f(*arrays, indexing=indexing)
     except Exception as e:
@@ -3216,7 +3225,16 @@ def broadcast_arrays(*arrays: Array) -> Any:
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
+    try:
+        t = type(arrays[0])
+        f = _c_broadcast_arrays[t]
+    except (KeyError, IndexError, TypeError):
+        f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
+    else:
+        for a in arrays:
+            if type(a) is not t:
+                f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
+                break
     try:
         return f(*arrays)
     except Exception as e:
@@ -3277,7 +3295,16 @@ def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
+    try:
+        t = type(arrays[0])
+        f = _c_concat[t]
+    except (KeyError, IndexError, TypeError):
+        f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
+    else:
+        for a in arrays:
+            if type(a) is not t:
+                f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
+                break
     try:
         return f(arrays, axis=axis)
     except Exception as e:
@@ -3570,7 +3597,16 @@ def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
+    try:
+        t = type(arrays[0])
+        f = _c_stack[t]
+    except (KeyError, IndexError, TypeError):
+        f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
+    else:
+        for a in arrays:
+            if type(a) is not t:
+                f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
+                break
     try:
         return f(arrays, axis=axis)
     except Exception as e:
@@ -4621,7 +4657,16 @@ def einsum(subscripts, /, *operands: Array) -> Any:
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
+    try:
+        t = type(operands[0])
+        f = _c_einsum[t]
+    except (KeyError, IndexError, TypeError):
+        f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
+    else:
+        for a in operands:
+            if type(a) is not t:
+                f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
+                break
     try:
         return f(subscripts, *operands)
     except Exception as e:
