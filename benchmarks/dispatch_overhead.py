@@ -67,8 +67,10 @@ def _case(front: str, native: str, one_to_one: bool = True, **overrides: str) ->
 
 
 # name -> (hedera call, {backend: native call}, one_to_one)
-# one_to_one: the backend function is the native function (or a trivial alias), so the
-# whole difference is dispatch; the others include a conformance shim by design.
+# one_to_one: the function can map one-to-one to a native one. A row counts as one-to-one only
+# where, in addition, the backend namespace's function *is* the native function (checked at run
+# time by identity, see _is_alias), so that the whole difference is dispatch; the others include
+# a conformance shim (type promotion, keyword names, special cases) by design.
 CASES: dict[str, tuple[str, dict[str, str], bool]] = {
     "abs": _case("hd.abs(x)", "{m}.abs(x)"),
     "sin": _case("hd.sin(x)", "{m}.sin(x)"),
@@ -218,6 +220,18 @@ def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, fl
     return min(runs), statistics.median(runs)
 
 
+def _is_alias(env: dict, native_stmt: str, name: str) -> bool:
+    """Whether ``hd.namespace(backend).<name>`` is the very function the native statement calls."""
+    try:
+        native = eval(native_stmt.split("(", 1)[0], env)
+    except Exception:  # a method call such as x.astype(...): not a namespace function
+        return False
+    function = env["ns"]
+    for part in name.split("."):
+        function = getattr(function, part)
+    return function is native
+
+
 def measure(
     backends: list[str], sizes: list[int], repeat: int, target_s: float, peers: bool = False
 ) -> list[Row]:
@@ -237,7 +251,8 @@ def measure(
                     n_min, n_med = _time(native, env, repeat, target_s)
                     h_min, h_med = _time(front, env, repeat, target_s)
                     s_min, _ = _time(namespace_stmt, env, repeat, target_s)
-                    row = Row(backend, name, size, one_to_one, n_min, n_med, h_min, h_med, s_min,
+                    aliased = one_to_one and _is_alias(env, native, name)
+                    row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
@@ -371,7 +386,7 @@ def summary(rows: list[Row], peers: dict[str, float]) -> dict:
         mine = [r for r in rows if r.backend == backend and r.one_to_one]
         dispatch = statistics.median(r.dispatch_ns for r in rows if r.backend == backend)
         entry = {
-            "median_added_ns_one_to_one": statistics.median(r.added_ns for r in mine),
+            "median_added_ns_one_to_one": statistics.median(r.added_ns for r in mine) if mine else None,
             "median_dispatch_ns": dispatch,
         }
         mine_all = [r for r in rows if r.backend == backend]
