@@ -380,7 +380,25 @@ def _median_ratio(pairs: list[tuple[float | None, float | None]]) -> float | Non
     return statistics.median(ratios) if ratios else None
 
 
-def summary(rows: list[Row], peers: dict[str, float]) -> dict:
+def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[str, float]:
+    """Per backend: what one empty Python function around the native call adds (ns, 1 element).
+
+    The floor of any dispatch layer written in Python. It differs by framework: a call into
+    JAX or TensorFlow from one more Python frame costs them more than it costs NumPy or torch.
+    """
+    out = {}
+    for backend in backends:
+        env = _environment(backend, 1)
+        env["square"] = hd.namespace(backend).square
+        exec("def wrapper(x):\n    return square(x)", env)
+        eval("wrapper(x)", env)
+        direct, _ = _time("square(x)", env, repeat, target_s)
+        wrapped, _ = _time("wrapper(x)", env, repeat, target_s)
+        out[backend] = wrapped - direct
+    return out
+
+
+def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] | None = None) -> dict:
     out = {}
     for backend in sorted({r.backend for r in rows}):
         mine = [r for r in rows if r.backend == backend and r.one_to_one]
@@ -397,6 +415,8 @@ def summary(rows: list[Row], peers: dict[str, float]) -> dict:
             "eagerpy": _median_ratio([(r.eagerpy_min_ns, r.native_min_ns) for r in mine_all]),
             "keras": _median_ratio([(r.keras_min_ns, r.keras_native_min_ns) for r in mine_all]),
         }
+        if frames and backend in frames:
+            entry["python_frame_ns"] = frames[backend]
         if backend in peers:
             entry["array_api_compat_lookup_ns"] = peers[backend]
             entry["compat_over_hedera_dispatch"] = peers[backend] / max(dispatch, 1.0)
@@ -440,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
                 if (r.backend, r.function, r.size) == (backend, function, size):
                     r.keras_min_ns, r.keras_native_min_ns = keras_ns, native_ns
     peers = peer_lookup_ns(backends, repeat, target_s)
+    frames = python_frame_ns(backends, repeat, target_s)
     load = os.getloadavg()
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -449,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         "versions": _versions(backends),
         "quick": args.quick,
         "clock": args.clock,
-        "summary": summary(rows, peers),
+        "summary": summary(rows, peers, frames),
         "rows": [asdict(r) for r in rows],
     }  # fmt: skip
     for size in sizes:

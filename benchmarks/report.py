@@ -369,11 +369,14 @@ def _dispatch_tables(d: dict) -> list[str]:
         "timing). `*`: the backend function includes a conformance shim by design.",
         "",
         "Median over the functions of (time per call / native time per call), per backend and "
-        "input size; and hedera's dispatch cost (`hd.f` minus `namespace.f`, median, ns):",
+        "input size; hedera's dispatch cost (`hd.f` minus `namespace.f`, median, ns); and, for "
+        "scale, what one empty Python function around the native call adds on that framework "
+        "(the floor of any dispatch layer written in Python; JAX and TensorFlow charge more for "
+        "a call from one more Python frame than NumPy and torch do):",
         "",
         "| backend | elements | hedera | namespace | array-api-compat | EagerPy | keras.ops "
-        "| hedera dispatch ns |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| hedera dispatch ns | one Python frame ns |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size in sorted({r["size"] for r in d["rows"]}):
         ratios = peer_ratios(d, size)
@@ -382,7 +385,7 @@ def _dispatch_tables(d: dict) -> list[str]:
             lines.append(
                 f"| {backend} | {size} | {_f(r.get('hedera'))} | {_f(r.get('namespace'))} | "
                 f"{_f(r.get('compat'))} | {_f(r.get('eagerpy'))} | {_f(r.get('keras'))} | "
-                f"{_f(s.get('median_dispatch_ns'), '.0f')} |"
+                f"{_f(s.get('median_dispatch_ns'), '.0f')} | {_f(s.get('python_frame_ns'), '.0f')} |"
             )
     lines.append("")
     for size in sorted({r["size"] for r in d["rows"]}):
