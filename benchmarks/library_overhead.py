@@ -676,6 +676,7 @@ def run(args: argparse.Namespace) -> dict:
         "dispatch_ns": DISPATCH_NS,
         "sequence_dispatch_ns": SEQUENCE_DISPATCH_NS,
         "jit_call_us": jit_costs,
+        "torch_compile_all": args.torch_compile_all,
         "missing_libraries": state.missing,
         "functions": state.functions,
         "summary": summarize(state.rows),

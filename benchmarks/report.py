@@ -96,8 +96,13 @@ def _library_summary(lib: dict) -> list[str]:
         "mechanism). Overhead = (hedera - baseline) / baseline, from the minimum over "
         f"{lib.get('repeat')} interleaved repeats of ~{lib.get('target_s')} s, clock: "
         f"{lib.get('clock')} time. Compiled: both under `hd.jit` (torch.compile, jax.jit, "
-        "tf.function); NumPy has no compiler. torch.compile is measured on the functions with a "
-        "native baseline only (it takes seconds per function; `--torch-compile-all` for all).",
+        "tf.function); NumPy has no compiler. "
+        + (
+            "torch.compile: every function (`--torch-compile-all`)."
+            if lib.get("torch_compile_all")
+            else "torch.compile is measured on the functions with a native baseline only (it takes "
+            "seconds per function; `--torch-compile-all` for all)."
+        ),
         "",
         f"Targets: median <= {targets['eager']} % eager, <= {targets['compiled']} % compiled.",
         "",
@@ -224,8 +229,8 @@ def _findings(lib: dict) -> list[str]:
     single = lib.get("dispatch_ns", {})
     if seq:
         lines.append(
-            "- `hd.stack([...])` / `hd.concat([...])` dispatch on a sequence: its key is the tuple "
-            "of element types, so it takes the slow path on every call ("
+            "- `hd.stack([...])` / `hd.concat([...])` dispatch on a sequence: one type lookup plus "
+            "an identity check per element ("
             + ", ".join(f"{b} {seq[b]:.0f} ns vs {single.get(b, 0):.0f} ns" for b in seq)
             + " for a single-array front); the libraries call `hd.stack` often (a rotation matrix "
             "is assembled with one): share of the predicted dispatch time, "
@@ -237,8 +242,12 @@ def _findings(lib: dict) -> list[str]:
         lines.append(
             f"- compiled: {sum(r['same_program'] for r in same)} of {len(same)} jax/tensorflow "
             "functions compile to the identical program with and without hedera's dispatch; "
-            "their measured differences are timing noise. torch.compile was timed on the "
-            "functions with native baselines only."
+            "their measured differences are timing noise. torch.compile was timed on "
+            + (
+                "every function."
+                if lib.get("torch_compile_all")
+                else "the functions with native baselines only."
+            )
         )
     lines.append("")
     return lines
