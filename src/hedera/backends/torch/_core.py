@@ -52,12 +52,11 @@ for _name, _native in TORCH_DTYPES.items():
 for _native in UNSUPPORTED_TORCH:  # so that hd.dtype(x) still names them
     _hd.register_native(_native, getattr(_hd, str(_native).rpartition(".")[2]))
 
-# every spelling of a supported dtype -> the torch dtype (hedera dtypes, names, torch and numpy dtypes)
+# names and numpy dtypes of a supported dtype -> the torch dtype (native_dtype handles torch and
+# hedera dtypes before this lookup)
 _NATIVE_OF: dict[Any, torch.dtype] = {}
 for _name, _native in TORCH_DTYPES.items():
-    _NATIVE_OF[_native] = _native
     _NATIVE_OF[_name] = _native
-    _NATIVE_OF[getattr(_hd, _name)] = _native
     _np = getattr(_hd, _name).dtype
     if _np is not None:
         _NATIVE_OF[_np] = _native
