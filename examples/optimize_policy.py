@@ -40,12 +40,11 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import OUT_DIR, add_backend_argument, save_figure, selected_backends
 
 import hedera as hd
 import hedera.gym as hgym
 
-AUTODIFF_BACKENDS = ("torch", "jax", "tensorflow")
-OUT = pathlib.Path(__file__).resolve().parent / "out"
 STEPS = 100
 START_SCALE = 4.0  # start states: gymnasium's range (+-0.05) times this
 
@@ -193,16 +192,12 @@ def plot(results: dict[str, dict], path: pathlib.Path) -> None:
     ax1.set_ylabel("pole angle (deg)")
     ax1.set_title(f"16 held-out starts ({next(iter(results))}): trained (blue), random (red)")
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--backend", choices=AUTODIFF_BACKENDS, action="append", help="repeatable; default: all"
-    )
+    add_backend_argument(parser)
     parser.add_argument("--iterations", type=int, default=80, help="training steps")
     parser.add_argument("--batch", type=int, default=64, help="environments per rollout")
     parser.add_argument("--lr", type=float, default=1e-2)
@@ -211,11 +206,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser.add_argument("--warmup", type=int, default=30, help="first steps on 20-step rollouts")
     parser.add_argument("--chunk", type=int, default=10, help="steps per compiled segment (divides 100)")
     parser.add_argument("--jit", choices=("on", "off"), default="on", help="compile the segments with hd.jit")
-    parser.add_argument("--plot", type=pathlib.Path, default=OUT / "optimize_policy.png")
+    parser.add_argument("--plot", type=pathlib.Path, default=OUT_DIR / "optimize_policy.png")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
 
-    backends = [b for b in (args.backend or AUTODIFF_BACKENDS) if b in hd.available_backends()]
+    backends = selected_backends(args)
     with hd.use_backend("numpy"):
         reference = make_policy(args.seed).state()
     results = {b: train(b, args, reference) for b in backends}

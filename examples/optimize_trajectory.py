@@ -35,12 +35,11 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import OUT_DIR, add_backend_argument, save_figure, selected_backends
 
 import hedera as hd
 import hedera.gym as hgym
 
-AUTODIFF_BACKENDS = ("torch", "jax", "tensorflow")
-OUT = pathlib.Path(__file__).resolve().parent / "out"
 STEPS = 200
 
 
@@ -147,16 +146,12 @@ def plot(results: dict[str, dict], path: pathlib.Path) -> None:
     axes[0].set_title("Pendulum swing-up: actions optimised through the compiled rollout")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--backend", choices=AUTODIFF_BACKENDS, action="append", help="repeatable; default: all"
-    )
+    add_backend_argument(parser)
     parser.add_argument("--horizon", type=int, default=30, help="planned steps")
     parser.add_argument("--replan", type=int, default=1, help="steps executed between plans")
     parser.add_argument("--iterations", type=int, default=5, help="Adam steps per plan")
@@ -164,11 +159,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser.add_argument("--u-penalty", type=float, default=0.05)
     parser.add_argument("--steps", type=int, default=STEPS, help="executed steps (200 for the real task)")
     parser.add_argument("--jit", choices=("auto", "on", "off"), default="auto", help="auto: eager on torch")
-    parser.add_argument("--plot", type=pathlib.Path, default=OUT / "optimize_trajectory.png")
+    parser.add_argument("--plot", type=pathlib.Path, default=OUT_DIR / "optimize_trajectory.png")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
 
-    backends = [b for b in (args.backend or AUTODIFF_BACKENDS) if b in hd.available_backends()]
+    backends = selected_backends(args)
     results = {b: optimize(b, args) for b in backends}
     print(f"Pendulum swing-up from hanging at rest, {args.steps} steps; success: |angle| < 0.5 rad, "
           f"|speed| < 2 rad/s over the last 50")  # fmt: skip

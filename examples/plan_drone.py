@@ -39,13 +39,12 @@ import time
 from typing import Any
 
 import numpy as np
-from _shared import add_jit_argument, add_out_argument, jit_by_default, save_figure
+from _shared import AUTODIFF_BACKENDS, add_jit_argument, add_out_argument, jit_by_default, save_figure
 
 import hedera as hd
 import hedera.vision as vision
 from hedera.robot import RigidMobile, sample_spline_path
 
-BACKENDS = ("torch", "jax", "tensorflow")
 MARGIN = 0.15  # metres kept between body points and obstacles by the cost
 BODY = [[0.0, 0.0, 0.0], [0.15, 0.15, 0.0], [0.15, -0.15, 0.0], [-0.15, 0.15, 0.0], [-0.15, -0.15, 0.0]]
 
@@ -236,7 +235,9 @@ def plot(result: dict[str, Any], backend: str, path: pathlib.Path) -> None:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backend", choices=BACKENDS, default="torch", help="backend (default torch)")
+    parser.add_argument(
+        "--backend", choices=AUTODIFF_BACKENDS, default="torch", help="backend (default torch)"
+    )
     parser.add_argument("--steps", type=int, default=300, help="Adam steps (default 300)")
     parser.add_argument("--anchors", type=int, default=6, help="spline anchors, start included (default 6)")
     parser.add_argument("--lr", type=float, default=0.05, help="Adam learning rate (default 0.05)")

@@ -36,11 +36,10 @@ import time
 from typing import Any
 
 import numpy as np
+from _shared import OUT_DIR, add_backend_argument, save_figure, selected_backends
 
 import hedera as hd
 
-AUTODIFF_BACKENDS = ("torch", "jax", "tensorflow")
-OUT = pathlib.Path(__file__).resolve().parent / "out"
 F = hd.nn.functional
 
 
@@ -204,16 +203,12 @@ def plot(results: dict[str, dict], path: pathlib.Path) -> None:
     ax.set_title("The same hedera CNN on scikit-learn's digits")
     ax.legend()
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--backend", choices=AUTODIFF_BACKENDS, action="append", help="repeatable; default: all"
-    )
+    add_backend_argument(parser)
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -225,11 +220,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
         "--timing-steps", type=int, default=20, help="steps timed in the other mode (0: none)"
     )
     parser.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: all epochs)")
-    parser.add_argument("--plot", type=pathlib.Path, default=OUT / "train_digits_loss.png")
+    parser.add_argument("--plot", type=pathlib.Path, default=OUT_DIR / "train_digits_loss.png")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
 
-    backends = [b for b in (args.backend or AUTODIFF_BACKENDS) if b in hd.available_backends()]
+    backends = selected_backends(args)
     data = load_data(args.seed)
     with hd.use_backend("numpy"):
         reference = make_model(args.seed).state()
