@@ -7,7 +7,7 @@ The second test drives the whole bridge: ``train`` here, ``check`` in the main e
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import pathlib
 import subprocess
 import sys
@@ -22,10 +22,7 @@ MAIN_PYTHON = ROOT / ".venv" / "bin" / "python"
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("mxnet_to_torch", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("mxnet_to_torch")  # examples/ is on pytest's pythonpath
 
 
 def test_trains_on_mxnet_and_reloads_identically(tmp_path):

@@ -3,24 +3,19 @@ tensorflow (the fastest to compile here), short runs on torch and jax whose obje
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
+import importlib
 
 import numpy as np
 import pytest
 
 from conftest import require_backend
 
-EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 pytest.importorskip("tqdm")
 pytest.importorskip("matplotlib")
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(name)  # examples/ is on pytest's pythonpath
 
 
 @pytest.fixture(scope="module")

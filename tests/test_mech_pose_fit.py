@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
+import importlib
 
 import pytest
-
-EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "mech_pose_fit.py"
 
 
 @pytest.fixture(scope="module")
 def pose_fit():
-    spec = importlib.util.spec_from_file_location("mech_pose_fit", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("mech_pose_fit")  # examples/ is on pytest's pythonpath
 
 
 def test_pose_fit_recovers_the_rotation(autodiff_backend, pose_fit, capsys):

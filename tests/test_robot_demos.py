@@ -3,19 +3,13 @@ optimised path has a positive clearance to every obstacle, a lower cost, and rea
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
+import importlib
 
 import pytest
 
-EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
-
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(name)  # examples/ is on pytest's pythonpath
 
 
 @pytest.fixture(autouse=True)

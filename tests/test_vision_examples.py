@@ -8,22 +8,16 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import math
-import pathlib
 
 import cv2
 import numpy as np
 import pytest
 
-EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
-
 
 def load(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(name)  # examples/ is on pytest's pythonpath
 
 
 @pytest.fixture(scope="module")
