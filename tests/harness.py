@@ -53,6 +53,23 @@ TOLERANCES = {
 }
 
 
+@dataclass(frozen=True)
+class Example:
+    """A fixed input of a :class:`Row`, checked on every run.
+
+    Attributes
+    ----------
+    case : Case
+        The call's arguments, as a drawn case gives them.
+    signed_zeros : bool
+        Also compare the sign of every zero result (part). False where the standard
+        leaves a sign unspecified (``expm1(-inf + inf j)`` is ``-1 +- 0j``).
+    """
+
+    case: Case
+    signed_zeros: bool = True
+
+
 @dataclass(frozen=True, repr=False)
 class Row:
     """One function under test.
@@ -90,6 +107,9 @@ class Row:
         How dtype arguments may be spelled: ``"hedera"`` (``hd.float32``), ``"name"``, ``"native"``.
     out_backend : str, optional
         The backend array results belong to, if not the backend under test (``to_numpy``).
+    examples : tuple of Example
+        Inputs checked on every run besides the drawn ones: special values the strategy
+        may never draw together (``expm1(inf + 0j)``), with the sign of zeros compared too.
     """
 
     qualname: str
@@ -104,6 +124,7 @@ class Row:
     pure_dtypes: bool = False
     spellings: tuple[str, ...] = ("hedera", "name", "native")
     out_backend: str | None = None
+    examples: tuple[Example, ...] = ()
 
     def __repr__(self) -> str:
         return f"Row({self.qualname!r})"
@@ -230,8 +251,13 @@ def is_array(value: Any) -> bool:
     return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, type)
 
 
-def assert_values(out: np.ndarray, expected: np.ndarray, tol: float, where: str) -> None:
-    """Exact for integers and booleans; NaN/inf positions exact; else by dtype tolerance."""
+def assert_values(
+    out: np.ndarray, expected: np.ndarray, tol: float, where: str, signed_zeros: bool = False
+) -> None:
+    """Exact for integers and booleans; NaN/inf positions exact; else by dtype tolerance.
+
+    With ``signed_zeros``, a zero (part) of ``expected`` must also have its sign in ``out``.
+    """
     if expected.dtype.kind in "biu":
         np.testing.assert_array_equal(out, expected, err_msg=where)  # (no strict=: numpy < 1.24)
         return
@@ -243,14 +269,27 @@ def assert_values(out: np.ndarray, expected: np.ndarray, tol: float, where: str)
         nan_expected = np.isnan(expected.real) | np.isnan(expected.imag)
         np.testing.assert_array_equal(nan_out, nan_expected, err_msg=where + " (complex NaN positions)")
         keep = ~nan_expected
-        assert_values(out.real[keep], expected.real[keep], tol, where + " (real part)")
-        assert_values(out.imag[keep], expected.imag[keep], tol, where + " (imaginary part)")
+        assert_values(out.real[keep], expected.real[keep], tol, where + " (real part)", signed_zeros)
+        assert_values(out.imag[keep], expected.imag[keep], tol, where + " (imaginary part)", signed_zeros)
         return
     rtol, atol = TOLERANCES[expected.dtype.name]
     np.testing.assert_allclose(out, expected, rtol=rtol * tol, atol=atol * tol, equal_nan=True, err_msg=where)
+    if signed_zeros:
+        zero = expected == 0
+        np.testing.assert_array_equal(
+            np.signbit(out[zero]), np.signbit(expected[zero]), err_msg=where + " (signs of zeros)"
+        )
 
 
-def compare(out: Any, expected: Any, row: Row, case: Case, backend: str, where: str = "out") -> None:
+def compare(
+    out: Any,
+    expected: Any,
+    row: Row,
+    case: Case,
+    backend: str,
+    where: str = "out",
+    signed_zeros: bool = False,
+) -> None:
     """Check ``out`` (a backend result) against ``expected`` (a NumPy-converted reference result)."""
     if isinstance(expected, tuple):
         assert isinstance(out, (tuple, list)), f"{where}: expected a tuple, got {type(out).__name__}"
@@ -260,7 +299,7 @@ def compare(out: Any, expected: Any, row: Row, case: Case, backend: str, where: 
                 f"{where}: expected a named tuple with fields {expected._fields}, got {type(out).__name__}"
             )
         for i, (o, e) in enumerate(zip(out, expected, strict=True)):
-            compare(o, e, row, case, backend, f"{where}[{i}]")
+            compare(o, e, row, case, backend, f"{where}[{i}]", signed_zeros)
         return
     if not isinstance(expected, np.ndarray):
         assert type(out) is type(expected) or isinstance(out, type(expected)), (
@@ -279,7 +318,7 @@ def compare(out: Any, expected: Any, row: Row, case: Case, backend: str, where: 
     assert got.shape == expected.shape, f"{where}: shape {got.shape}, expected {expected.shape}"
     assert hd.dtype(out) == expected.dtype, f"{where}: dtype {hd.dtype(out)}, expected {expected.dtype}"
     if row.values:
-        assert_values(got, expected, row.tol, f"{where} with {case!r} on {backend}")
+        assert_values(got, expected, row.tol, f"{where} with {case!r} on {backend}", signed_zeros)
 
 
 def expected_result(row: Row, case: Case, backend: str) -> Any:
@@ -308,11 +347,12 @@ def _cast(value: Any, target: np.dtype) -> Any:
     return value
 
 
-def check(row: Row, case: Case, backend: str, spelling: str = "hedera") -> None:
+def check(row: Row, case: Case, backend: str, spelling: str = "hedera", signed_zeros: bool = False) -> None:
     """Run ``case`` through the front (and the namespace) on ``backend`` and check the result.
 
     If the case's arrays, its dtype arguments or the reference's result have a dtype the
-    backend lacks, both calls must raise ``hd.UnsupportedDtypeError`` instead.
+    backend lacks, both calls must raise ``hd.UnsupportedDtypeError`` instead. With
+    ``signed_zeros``, zero results must also have the reference's sign.
     """
     expected = expected_result(row, case, backend)
     calls = [("hd." + row.qualname, lookup(hd, row.qualname))]
@@ -341,7 +381,7 @@ def check(row: Row, case: Case, backend: str, spelling: str = "hedera") -> None:
                     compare_structure(out, expected, backend, name)
                 row.compare(_to_numpy_tree(out), expected, case)
             else:
-                compare(out, expected, row, case, backend, name)
+                compare(out, expected, row, case, backend, name, signed_zeros)
         for original, converted in _input_pairs((case.args, case.kwargs), (args, kwargs)):
             np.testing.assert_array_equal(
                 np.asarray(hd.to_numpy(converted)), original, err_msg=f"{row.qualname} modified an input"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import hedera as hd
 import strategies as strat
-from harness import TOLERANCES, Row, assert_values, check, for_backend, unsupported_dtypes
+from harness import TOLERANCES, Example, Row, assert_values, check, for_backend, unsupported_dtypes
 from hedera import dtypes as hdt
 from hedera._api import FUNCTIONS
 from strategies import Case
@@ -79,6 +79,44 @@ def arange_default(case: Case) -> str | None:
         return None
     values = (case.args[0], case.kwargs["stop"], case.kwargs["step"])
     return FLOAT if any(isinstance(v, float) for v in values) else INT
+
+
+# ---- fixed examples: the standard's complex special cases -----------------------------------------
+
+INF, NAN = float("inf"), float("nan")
+
+
+def complex_examples(signed: list[complex], unsigned: list[complex] = ()) -> tuple[Example, ...]:
+    """Every value (and its conjugate) as a complex64 and a complex128 array, one example each.
+
+    ``signed`` values have results whose zero parts have a sign the standard specifies;
+    ``unsigned`` ones have a zero of unspecified sign, so only the values are compared.
+    """
+    out = []
+    for values, signed_zeros in ((signed, True), (unsigned, False)):
+        values = [v for z in values for v in (z, z.conjugate())]
+        for dtype in (np.complex64, np.complex128):
+            if values:
+                out.append(Example(Case((np.array(values, dtype),), {}), signed_zeros))
+    return tuple(out)
+
+
+#: (-0 and +0 real parts give the same results here, the standard's "either +0 or -0")
+EXP_SPECIAL = [0j, complex(-0.0, 0), complex(INF, 0), complex(NAN, 0), complex(-INF, 2), complex(INF, 2)]
+EXP_UNSIGNED = [complex(-INF, INF), complex(INF, INF), complex(-INF, NAN), complex(INF, NAN)]
+EXP_UNSIGNED += [complex(NAN, 2), complex(NAN, NAN), complex(2, INF), complex(2, NAN)]
+LOG_SPECIAL = [complex(-0.0, 0), 0j, complex(2, INF), complex(-INF, 2), complex(INF, 2), complex(-INF, INF)]
+LOG_SPECIAL += [complex(INF, INF), complex(INF, NAN), complex(-INF, NAN), complex(NAN, INF), complex(NAN, 2)]
+LOG_SPECIAL += [complex(2, NAN), complex(NAN, NAN)]
+ACOS_SPECIAL = [0j, complex(-0.0, 0), complex(2, INF), complex(-INF, 2), complex(INF, 2), complex(-INF, INF)]
+ACOS_SPECIAL += [complex(INF, INF), complex(NAN, INF), complex(0, NAN), complex(2, NAN), complex(NAN, 2)]
+SPECIAL_EXAMPLES = {
+    "exp": complex_examples(EXP_SPECIAL, EXP_UNSIGNED),
+    "expm1": complex_examples([0j, *EXP_SPECIAL[2:]], EXP_UNSIGNED),  # expm1(-0 + 0j): 0 + 0j, unsigned
+    "log": complex_examples(LOG_SPECIAL),
+    "log1p": complex_examples([complex(-1, 0), *LOG_SPECIAL[2:]]),
+    "acos": complex_examples(ACOS_SPECIAL, [complex(INF, NAN), complex(-INF, NAN)]),
+}
 
 
 # ---- references for hedera's extras (NumPy/SciPy; never hedera) ---------------------------------
@@ -439,8 +477,17 @@ ROWS: list[Row] = [
     ),
     # ---- element-wise: unary ----------------------------------------------------------------------
     Row("abs", _unary("numeric", special=True)),
-    *[Row(name, _unary(INEXACT, special=True)) for name in TRANSCENDENTAL],
-    Row("expm1", _unary(INEXACT, special=True), ref=ref_expm1, ref_ns="numpy"),
+    *[
+        Row(name, _unary(INEXACT, special=True), examples=SPECIAL_EXAMPLES.get(name, ()))
+        for name in TRANSCENDENTAL
+    ],
+    Row(
+        "expm1",
+        _unary(INEXACT, special=True),
+        ref=ref_expm1,
+        ref_ns="numpy",
+        examples=SPECIAL_EXAMPLES["expm1"],
+    ),
     Row("bitwise_invert", _unary(("integral", "bool"))),
     *[Row(name, _unary(REAL, special=True)) for name in ("ceil", "floor", "trunc")],
     Row("round", _unary("numeric", special=True)),
@@ -702,6 +749,17 @@ def test_function(row: Row, backend: str, data) -> None:
     case = data.draw(row.cases, label="case")
     spelling = data.draw(st.sampled_from(row.spellings), label="dtype spelling")
     check(row, case, backend, spelling)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(
+    "row, example",
+    [(row, example) for row in ROWS for example in row.examples],
+    ids=[f"{row.id}-{i}" for row in ROWS for i in range(len(row.examples))],
+)
+def test_function_example(row: Row, example: Example, backend: str) -> None:
+    """A row's fixed examples (special values hypothesis may never draw), every run."""
+    check(row, example.case, backend, signed_zeros=example.signed_zeros)
 
 
 # ---- hd.at: the functional indexed update (not a row of the API table) ----------------------------

@@ -184,12 +184,17 @@ def sqrt(x, /):
 
 
 def expm1(x, /):
-    """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at inf+yj)."""
+    """``exp(x) - 1``, accurate near 0; for complex ``x`` by NumPy's formula (TF gives NaN at inf+yj).
+
+    Where a part of ``x`` is not finite the formula gives NaN (``inf * 0``); ``exp(x) - 1`` there has
+    the standard's special cases (``inf + 0j`` at ``inf + 0j``, ``-1 + 0j`` at ``-inf + inf j``).
+    """
     if not is_complex(x):
         return _gm.expm1(x)
     re, im = tf.math.real(x), tf.math.imag(x)
     half = _gm.sin(im / 2)
-    return tf.complex(_gm.expm1(re) * _gm.cos(im) - 2 * half * half, _gm.exp(re) * _gm.sin(im))
+    near = tf.complex(_gm.expm1(re) * _gm.cos(im) - 2 * half * half, _gm.exp(re) * _gm.sin(im))
+    return tf.where(_gm.is_finite(re) & _gm.is_finite(im), near, _gm.exp(x) - tf.ones((), x.dtype))
 
 
 def log1p(x, /):

@@ -35,7 +35,6 @@ _SCALARS = frozenset({bool, int, float, complex})
 # ---- unary: torch conforms ----------------------------------------------------------------
 
 abs = torch.abs
-acos = torch.acos
 acosh = torch.acosh
 asin = torch.asin
 asinh = torch.asinh
@@ -46,7 +45,6 @@ ceil = torch.ceil
 cos = torch.cos
 cosh = torch.cosh
 exp = torch.exp
-expm1 = torch.expm1
 floor = torch.floor
 imag = torch.imag
 isfinite = torch.isfinite
@@ -70,6 +68,25 @@ tanh = torch.tanh
 trunc = torch.trunc
 # torch.conj only sets a lazy conjugate bit, which other libraries (DLPack, NumPy) cannot read
 conj = torch.conj_physical
+
+
+def acos(x, /):
+    # torch's complex128 acos gives pi/2 + 0j at +-0 + 0j (the standard: pi/2 - 0j); the imaginary
+    # part of acos(z) has the sign opposite to z's (acos(conj(z)) == conj(acos(z)))
+    if x.dtype.is_complex:
+        out = torch.acos(x)
+        return torch.complex(out.real, torch.copysign(out.imag, -x.imag))
+    return torch.acos(x)
+
+
+def expm1(x, /):
+    # torch's complex expm1 gives inf + NaN j at inf + 0j and NaN + NaN j at -inf + (inf or NaN) j (the
+    # standard: inf + 0j and -1 + 0j); where a part is not finite, exp(x) - 1 has the standard's special cases
+    # (the real part only: torch's complex - 1 loses the sign of a zero imaginary part)
+    if x.dtype.is_complex:
+        e = torch.exp(x)
+        return torch.where(torch.isfinite(x), torch.expm1(x), torch.complex(e.real - 1, e.imag))
+    return torch.expm1(x)
 
 
 def log1p(x, /):
