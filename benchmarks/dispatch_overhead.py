@@ -6,6 +6,7 @@ process:
 * the native call (``torch.sin(x)``),
 * ``hd.f(...)`` (the dispatching front),
 * ``hd.namespace(backend).f(...)`` (the backend namespace, no dispatch),
+* the Python front behind ``hd.f`` (what hedera runs without its C extension),
 
 on inputs of 1 and of 1000 elements, and reports nanoseconds per call (min and
 median of repeats; process CPU time by default, ``--clock wall`` for wall time)
@@ -49,10 +50,12 @@ import time
 import timeit
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 import hedera as hd
+from hedera import _fastpath
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -174,6 +177,7 @@ class Row:
     eagerpy_min_ns: float | None = None  # pre-wrapped EagerPy tensor
     keras_min_ns: float | None = None  # keras.ops.f(x), subprocess
     keras_native_min_ns: float | None = None  # the native call timed in the keras subprocess
+    python_front_min_ns: float | None = None  # hd.f's Python front (no C hot path), if accelerated
 
 
 def _environment(backend: str, size: int) -> dict:
@@ -210,6 +214,18 @@ CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 _clock = CLOCKS["cpu"]
 
 
+def python_fronts() -> SimpleNamespace:
+    """``hd`` with every front replaced by its Python front (what hedera runs without its C
+    extension): timed beside ``hd.f`` to show what the C hot path saves."""
+
+    def fronts_of(module) -> SimpleNamespace:
+        return SimpleNamespace(**{n: _fastpath.python_front(getattr(module, n)) for n in module.__all__})
+
+    fronts = fronts_of(hd)
+    fronts.linalg, fronts.fft = fronts_of(hd.linalg), fronts_of(hd.fft)
+    return fronts
+
+
 def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, float]:
     """(min, median) nanoseconds per call of ``stmt``."""
     timer = timeit.Timer(stmt, globals=env, timer=_clock)
@@ -240,6 +256,7 @@ def measure(
         for size in sizes:
             env = _environment(backend, size)
             env["ns"] = hd.namespace(backend)
+            env["hdpy"] = python_fronts()
             if peers:
                 _add_peer_environment(env, backend)
             with hd.use_backend(backend):
@@ -254,6 +271,10 @@ def measure(
                     aliased = one_to_one and _is_alias(env, native, name)
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
+                    if _fastpath.enabled():
+                        python_stmt = front.replace("hd.", "hdpy.", 1)
+                        eval(python_stmt, env)
+                        row.python_front_min_ns = _time(python_stmt, env, repeat, target_s)[0]
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
                         row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
@@ -355,8 +376,8 @@ def _table(rows: list[Row], size: int) -> str:
     lines = [
         f"\n## {size}-element inputs (ns per call, min of repeats)\n",
         "| backend | function | native | hd.f | namespace.f | added | dispatch | ratio "
-        "| compat | eagerpy | keras.ops |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| Python front | compat | eagerpy | keras.ops |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r.size != size:
@@ -365,7 +386,8 @@ def _table(rows: list[Row], size: int) -> str:
         lines.append(
             f"| {r.backend} | {r.function}{star} | {r.native_min_ns:.0f} | {r.hedera_min_ns:.0f} | "
             f"{r.namespace_min_ns:.0f} | {r.added_ns:+.0f} | {r.dispatch_ns:+.0f} | {r.ratio:.2f} | "
-            f"{_ns(r.compat_min_ns)} | {_ns(r.eagerpy_min_ns)} | {_ns(r.keras_min_ns)} |"
+            f"{_ns(r.python_front_min_ns)} | {_ns(r.compat_min_ns)} | {_ns(r.eagerpy_min_ns)} | "
+            f"{_ns(r.keras_min_ns)} |"
         )
     return "\n".join(lines)
 
@@ -403,8 +425,13 @@ def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] |
     for backend in sorted({r.backend for r in rows}):
         mine = [r for r in rows if r.backend == backend and r.one_to_one]
         dispatch = statistics.median(r.dispatch_ns for r in rows if r.backend == backend)
+        python_added = [r.python_front_min_ns - r.native_min_ns for r in mine if r.python_front_min_ns]
         entry = {
             "median_added_ns_one_to_one": statistics.median(r.added_ns for r in mine) if mine else None,
+            "median_added_ns_one_to_one_python_fronts": statistics.median(python_added)
+            if python_added
+            else None,
+            "one_to_one_functions": len({r.function for r in mine}),
             "median_dispatch_ns": dispatch,
         }
         mine_all = [r for r in rows if r.backend == backend]
@@ -470,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         "versions": _versions(backends),
         "quick": args.quick,
         "clock": args.clock,
+        "fast_path": _fastpath.enabled(),
         "summary": summary(rows, peers, frames),
         "rows": [asdict(r) for r in rows],
     }  # fmt: skip

@@ -27,7 +27,7 @@ fi
 wanted=$("$VENV/bin/python" - <<'PY'
 import hashlib, pathlib, sys
 h = hashlib.sha256(sys.version.encode())
-for name in ("pyproject.toml", "constraints-mxnet.txt", "scripts/setup-mxnet.sh"):
+for name in ("pyproject.toml", "setup.py", "src/hedera/_fastfront.c", "constraints-mxnet.txt", "scripts/setup-mxnet.sh"):
     h.update(pathlib.Path(name).read_bytes())
 print(h.hexdigest())
 PY

@@ -28,7 +28,7 @@ fi
 wanted=$("$VENV/bin/python" - <<'PY'
 import hashlib, pathlib, sys
 h = hashlib.sha256(sys.version.encode())
-for name in ("pyproject.toml", "constraints.txt"):
+for name in ("pyproject.toml", "setup.py", "src/hedera/_fastfront.c", "constraints.txt"):
     h.update(pathlib.Path(name).read_bytes())
 print(h.hexdigest())
 PY

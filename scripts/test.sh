@@ -7,6 +7,9 @@
 #   HEDERA_BACKENDS=torch scripts/test.sh    only the torch backend in backend-parametrised tests
 #   HEDERA_TEST_WORKERS=1 scripts/test.sh    pytest-xdist workers (default 2; 0 = no xdist)
 #
+# Without arguments it then runs the dispatch tests again on the pure-Python fronts
+# (HEDERA_PURE_PYTHON=1), the fallback where hedera's C extension is not built.
+#
 # A missing framework skips its tests with a reason; HEDERA_REQUIRE_BACKENDS=numpy,torch,...
 # (set by .ci/run) turns that skip into a failure. Exits 1 if any step failed, including
 # pytest's "no tests ran" (exit status 5).
@@ -38,6 +41,14 @@ if [ "$status" = 5 ]; then
     failed+=("pytest (no tests ran)")
 elif [ "$status" != 0 ]; then
     failed+=("pytest (exit status $status)")
+fi
+
+# The fronts' pure-Python fallback (no C extension: hedera/_fastpath.py) runs the dispatch tests.
+if [ $# = 0 ]; then
+    echo "test: pytest, dispatch tests with HEDERA_PURE_PYTHON=1"
+    HEDERA_PURE_PYTHON=1 HEDERA_REQUIRE_FAST_PATH=0 .venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} \
+        --timeout=900 -q tests/test_dispatch.py tests/test_compiled_dispatch.py tests/test_errors.py \
+        tests/test_front_generated.py || failed+=("pytest (HEDERA_PURE_PYTHON=1)")
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then

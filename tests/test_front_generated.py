@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import pathlib
 import types
 
 import hedera as hd
-from hedera import _front, _front_manual
+from hedera import _fastpath, _front, _front_manual
 from hedera._api import FUNCTIONS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -43,15 +44,38 @@ def test_every_table_function_is_public():
 
 
 def test_fronts_are_plain_functions_of_the_front_modules():
-    """No decorator stacks: each front is one plain function (generated or hand-written)."""
+    """No decorator stacks: each front is one plain function (generated or hand-written), or the
+    C hot path's builtin directly over its generated function (hedera/_fastpath.py)."""
     manual = set(_front_manual.__all__)
     for fn in FUNCTIONS:
         module = {"core": hd, "linalg": hd.linalg, "fft": hd.fft}[fn.namespace]
         front = getattr(module, fn.name)
-        assert isinstance(front, types.FunctionType), fn.qualname
-        assert not hasattr(front, "__wrapped__"), fn.qualname
+        python = _fastpath.python_front(front)
+        assert isinstance(python, types.FunctionType), fn.qualname
+        assert not hasattr(python, "__wrapped__"), fn.qualname
         expected = _front_manual if fn.namespace == "core" and fn.name in manual else _front
-        assert front.__module__ == expected.__name__, fn.qualname
+        assert front.__module__ == python.__module__ == expected.__name__, fn.qualname
+        if front is not python:
+            assert isinstance(front, types.BuiltinFunctionType), fn.qualname
+            assert front.__name__ == python.__name__, fn.qualname
+
+
+def test_fast_path_covers_the_eligible_fronts():
+    """With the extension built, every front whose arrays the C lookup can find is accelerated."""
+    if not _fastpath.enabled():
+        assert os.environ.get("HEDERA_REQUIRE_FAST_PATH", "0") == "0", (
+            "HEDERA_REQUIRE_FAST_PATH is set but hedera._fastfront is not in use "
+            "(not built, stale, or HEDERA_PURE_PYTHON set)"
+        )
+        return
+    gen = load_generator()
+    for fn in FUNCTIONS:
+        if fn.namespace == "core" and fn.name in set(_front_manual.__all__):
+            continue
+        module = {"core": hd, "linalg": hd.linalg, "fft": hd.fft}[fn.namespace]
+        front = getattr(module, fn.name)
+        accelerated = _fastpath.python_front(front) is not front
+        assert accelerated == (gen.fast_path_arity(fn) is not None), fn.qualname
 
 
 def test_fronts_have_docstrings():

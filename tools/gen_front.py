@@ -59,6 +59,9 @@ from __future__ import annotations
 from ._diagnose import diagnose as _diagnose
 from ._dispatch import current_namespace as _current_namespace
 from ._dispatch import miss as _miss
+from ._fastpath import SEQUENCE as _SEQUENCE
+from ._fastpath import VARIADIC as _VARIADIC
+from ._fastpath import accelerate as _accelerate
 from typing import Any
 
 from ._typing import Array, DeviceLike, DTypeLike
@@ -137,6 +140,30 @@ def _docstring(fn: Function) -> str:
     return '    """' + body.lstrip() + '\n    """'
 
 
+def fast_path_arity(fn: Function) -> str | None:
+    """How the C hot path finds ``fn``'s arrays (hedera/_fastpath.py), or None for no hot path.
+
+    Eligible: fronts whose arrays are their leading positional parameters (``add``: 2), a leading
+    sequence of arrays (``concat``: SEQUENCE) or all positional arguments (``meshgrid``:
+    VARIADIC). The rest (creation without arrays, keyword-only arrays such as ``searchsorted``'s
+    ``sorter``, ``einsum``'s operands after a string) keep the Python front alone.
+    """
+    arrays = fn.array_params
+    if not arrays:
+        return None
+    parts = [p.strip() for p in fn.params.split(",")]
+    names = [p.partition("=")[0] for p in parts if p not in ("/", "*")]
+    if names[0] == "*" + arrays[0] and len(arrays) == 1:
+        return "_VARIADIC"
+    if names[0] == "arrays" and len(arrays) == 1:
+        return "_SEQUENCE"
+    keyword_only = parts.index("*") if "*" in parts else len(parts)
+    leading = [p.partition("=")[0] for p in parts[:keyword_only] if p != "/"][: len(arrays)]
+    if leading == list(arrays) and len(arrays) <= 3:
+        return str(len(arrays))
+    return None
+
+
 def generate_function(fn: Function) -> str:
     py, call = _pyname(fn), _call_args(fn)
     cache = f"_c_{py}"
@@ -202,6 +229,9 @@ def generate_function(fn: Function) -> str:
         f"        _diagnose(e, {fn.qualname!r}, {locals_dict})",
         "        raise",
     ]
+    arity = fast_path_arity(fn)
+    if arity is not None:
+        lines += ["", "", f"{py} = _accelerate({py}, {cache}, {arity})"]
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 from ._diagnose import diagnose as _diagnose
 from ._dispatch import current_namespace as _current_namespace
 from ._dispatch import miss as _miss
+from ._fastpath import SEQUENCE as _SEQUENCE
+from ._fastpath import VARIADIC as _VARIADIC
+from ._fastpath import accelerate as _accelerate
 from typing import Any
 
 from ._typing import Array, DeviceLike, DTypeLike
@@ -250,6 +253,9 @@ def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
+empty_like = _accelerate(empty_like, _c_empty_like, 1)
+
+
 _c_eye: dict = {}
 
 
@@ -311,6 +317,9 @@ def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | N
     except Exception as e:
         _diagnose(e, 'from_dlpack', {'x': x, 'device': device, 'copy': copy})
         raise
+
+
+from_dlpack = _accelerate(from_dlpack, _c_from_dlpack, 1)
 
 
 _c_full: dict = {}
@@ -378,6 +387,9 @@ def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device
         raise
 
 
+full_like = _accelerate(full_like, _c_full_like, 1)
+
+
 _c_linspace: dict = {}
 
 
@@ -441,6 +453,9 @@ def meshgrid(*arrays: Array, indexing='xy') -> Any:
     except Exception as e:
         _diagnose(e, 'meshgrid', {'arrays': arrays, 'indexing': indexing})
         raise
+
+
+meshgrid = _accelerate(meshgrid, _c_meshgrid, _VARIADIC)
 
 
 _c_ones: dict = {}
@@ -508,6 +523,9 @@ def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike
         raise
 
 
+ones_like = _accelerate(ones_like, _c_ones_like, 1)
+
+
 _c_tril: dict = {}
 
 
@@ -538,6 +556,9 @@ def tril(x: Array, /, *, k=0) -> Any:
         raise
 
 
+tril = _accelerate(tril, _c_tril, 1)
+
+
 _c_triu: dict = {}
 
 
@@ -566,6 +587,9 @@ def triu(x: Array, /, *, k=0) -> Any:
     except Exception as e:
         _diagnose(e, 'triu', {'x': x, 'k': k})
         raise
+
+
+triu = _accelerate(triu, _c_triu, 1)
 
 
 _c_zeros: dict = {}
@@ -633,6 +657,9 @@ def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
+zeros_like = _accelerate(zeros_like, _c_zeros_like, 1)
+
+
 _c_astype: dict = {}
 
 
@@ -669,6 +696,9 @@ def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, de
         raise
 
 
+astype = _accelerate(astype, _c_astype, 1)
+
+
 _c_abs: dict = {}
 
 
@@ -697,6 +727,9 @@ def abs(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'abs', {'x': x})
         raise
+
+
+abs = _accelerate(abs, _c_abs, 1)
 
 
 _c_acos: dict = {}
@@ -729,6 +762,9 @@ def acos(x: Array, /) -> Any:
         raise
 
 
+acos = _accelerate(acos, _c_acos, 1)
+
+
 _c_acosh: dict = {}
 
 
@@ -757,6 +793,9 @@ def acosh(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'acosh', {'x': x})
         raise
+
+
+acosh = _accelerate(acosh, _c_acosh, 1)
 
 
 _c_add: dict = {}
@@ -799,6 +838,9 @@ def add(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+add = _accelerate(add, _c_add, 2)
+
+
 _c_asin: dict = {}
 
 
@@ -827,6 +869,9 @@ def asin(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'asin', {'x': x})
         raise
+
+
+asin = _accelerate(asin, _c_asin, 1)
 
 
 _c_asinh: dict = {}
@@ -859,6 +904,9 @@ def asinh(x: Array, /) -> Any:
         raise
 
 
+asinh = _accelerate(asinh, _c_asinh, 1)
+
+
 _c_atan: dict = {}
 
 
@@ -887,6 +935,9 @@ def atan(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'atan', {'x': x})
         raise
+
+
+atan = _accelerate(atan, _c_atan, 1)
 
 
 _c_atan2: dict = {}
@@ -929,6 +980,9 @@ def atan2(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+atan2 = _accelerate(atan2, _c_atan2, 2)
+
+
 _c_atanh: dict = {}
 
 
@@ -957,6 +1011,9 @@ def atanh(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'atanh', {'x': x})
         raise
+
+
+atanh = _accelerate(atanh, _c_atanh, 1)
 
 
 _c_bitwise_and: dict = {}
@@ -999,6 +1056,9 @@ def bitwise_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+bitwise_and = _accelerate(bitwise_and, _c_bitwise_and, 2)
+
+
 _c_bitwise_left_shift: dict = {}
 
 
@@ -1039,6 +1099,9 @@ def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+bitwise_left_shift = _accelerate(bitwise_left_shift, _c_bitwise_left_shift, 2)
+
+
 _c_bitwise_invert: dict = {}
 
 
@@ -1067,6 +1130,9 @@ def bitwise_invert(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'bitwise_invert', {'x': x})
         raise
+
+
+bitwise_invert = _accelerate(bitwise_invert, _c_bitwise_invert, 1)
 
 
 _c_bitwise_or: dict = {}
@@ -1109,6 +1175,9 @@ def bitwise_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+bitwise_or = _accelerate(bitwise_or, _c_bitwise_or, 2)
+
+
 _c_bitwise_right_shift: dict = {}
 
 
@@ -1147,6 +1216,9 @@ def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'bitwise_right_shift', {'x1': x1, 'x2': x2})
         raise
+
+
+bitwise_right_shift = _accelerate(bitwise_right_shift, _c_bitwise_right_shift, 2)
 
 
 _c_bitwise_xor: dict = {}
@@ -1189,6 +1261,9 @@ def bitwise_xor(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+bitwise_xor = _accelerate(bitwise_xor, _c_bitwise_xor, 2)
+
+
 _c_ceil: dict = {}
 
 
@@ -1217,6 +1292,9 @@ def ceil(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'ceil', {'x': x})
         raise
+
+
+ceil = _accelerate(ceil, _c_ceil, 1)
 
 
 _c_clip: dict = {}
@@ -1258,6 +1336,9 @@ def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
         raise
 
 
+clip = _accelerate(clip, _c_clip, 3)
+
+
 _c_conj: dict = {}
 
 
@@ -1286,6 +1367,9 @@ def conj(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'conj', {'x': x})
         raise
+
+
+conj = _accelerate(conj, _c_conj, 1)
 
 
 _c_copysign: dict = {}
@@ -1328,6 +1412,9 @@ def copysign(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+copysign = _accelerate(copysign, _c_copysign, 2)
+
+
 _c_cos: dict = {}
 
 
@@ -1358,6 +1445,9 @@ def cos(x: Array, /) -> Any:
         raise
 
 
+cos = _accelerate(cos, _c_cos, 1)
+
+
 _c_cosh: dict = {}
 
 
@@ -1386,6 +1476,9 @@ def cosh(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'cosh', {'x': x})
         raise
+
+
+cosh = _accelerate(cosh, _c_cosh, 1)
 
 
 _c_divide: dict = {}
@@ -1428,6 +1521,9 @@ def divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+divide = _accelerate(divide, _c_divide, 2)
+
+
 _c_equal: dict = {}
 
 
@@ -1468,6 +1564,9 @@ def equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+equal = _accelerate(equal, _c_equal, 2)
+
+
 _c_exp: dict = {}
 
 
@@ -1496,6 +1595,9 @@ def exp(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'exp', {'x': x})
         raise
+
+
+exp = _accelerate(exp, _c_exp, 1)
 
 
 _c_expm1: dict = {}
@@ -1528,6 +1630,9 @@ def expm1(x: Array, /) -> Any:
         raise
 
 
+expm1 = _accelerate(expm1, _c_expm1, 1)
+
+
 _c_floor: dict = {}
 
 
@@ -1556,6 +1661,9 @@ def floor(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'floor', {'x': x})
         raise
+
+
+floor = _accelerate(floor, _c_floor, 1)
 
 
 _c_floor_divide: dict = {}
@@ -1598,6 +1706,9 @@ def floor_divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+floor_divide = _accelerate(floor_divide, _c_floor_divide, 2)
+
+
 _c_greater: dict = {}
 
 
@@ -1636,6 +1747,9 @@ def greater(x1: Array, x2: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'greater', {'x1': x1, 'x2': x2})
         raise
+
+
+greater = _accelerate(greater, _c_greater, 2)
 
 
 _c_greater_equal: dict = {}
@@ -1678,6 +1792,9 @@ def greater_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+greater_equal = _accelerate(greater_equal, _c_greater_equal, 2)
+
+
 _c_hypot: dict = {}
 
 
@@ -1718,6 +1835,9 @@ def hypot(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+hypot = _accelerate(hypot, _c_hypot, 2)
+
+
 _c_imag: dict = {}
 
 
@@ -1746,6 +1866,9 @@ def imag(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'imag', {'x': x})
         raise
+
+
+imag = _accelerate(imag, _c_imag, 1)
 
 
 _c_isfinite: dict = {}
@@ -1778,6 +1901,9 @@ def isfinite(x: Array, /) -> Any:
         raise
 
 
+isfinite = _accelerate(isfinite, _c_isfinite, 1)
+
+
 _c_isinf: dict = {}
 
 
@@ -1808,6 +1934,9 @@ def isinf(x: Array, /) -> Any:
         raise
 
 
+isinf = _accelerate(isinf, _c_isinf, 1)
+
+
 _c_isnan: dict = {}
 
 
@@ -1836,6 +1965,9 @@ def isnan(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'isnan', {'x': x})
         raise
+
+
+isnan = _accelerate(isnan, _c_isnan, 1)
 
 
 _c_less: dict = {}
@@ -1878,6 +2010,9 @@ def less(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+less = _accelerate(less, _c_less, 2)
+
+
 _c_less_equal: dict = {}
 
 
@@ -1918,6 +2053,9 @@ def less_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+less_equal = _accelerate(less_equal, _c_less_equal, 2)
+
+
 _c_log: dict = {}
 
 
@@ -1946,6 +2084,9 @@ def log(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'log', {'x': x})
         raise
+
+
+log = _accelerate(log, _c_log, 1)
 
 
 _c_log1p: dict = {}
@@ -1978,6 +2119,9 @@ def log1p(x: Array, /) -> Any:
         raise
 
 
+log1p = _accelerate(log1p, _c_log1p, 1)
+
+
 _c_log2: dict = {}
 
 
@@ -2008,6 +2152,9 @@ def log2(x: Array, /) -> Any:
         raise
 
 
+log2 = _accelerate(log2, _c_log2, 1)
+
+
 _c_log10: dict = {}
 
 
@@ -2036,6 +2183,9 @@ def log10(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'log10', {'x': x})
         raise
+
+
+log10 = _accelerate(log10, _c_log10, 1)
 
 
 _c_logaddexp: dict = {}
@@ -2078,6 +2228,9 @@ def logaddexp(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+logaddexp = _accelerate(logaddexp, _c_logaddexp, 2)
+
+
 _c_logical_and: dict = {}
 
 
@@ -2118,6 +2271,9 @@ def logical_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+logical_and = _accelerate(logical_and, _c_logical_and, 2)
+
+
 _c_logical_not: dict = {}
 
 
@@ -2146,6 +2302,9 @@ def logical_not(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'logical_not', {'x': x})
         raise
+
+
+logical_not = _accelerate(logical_not, _c_logical_not, 1)
 
 
 _c_logical_or: dict = {}
@@ -2188,6 +2347,9 @@ def logical_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+logical_or = _accelerate(logical_or, _c_logical_or, 2)
+
+
 _c_logical_xor: dict = {}
 
 
@@ -2226,6 +2388,9 @@ def logical_xor(x1: Array, x2: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'logical_xor', {'x1': x1, 'x2': x2})
         raise
+
+
+logical_xor = _accelerate(logical_xor, _c_logical_xor, 2)
 
 
 _c_maximum: dict = {}
@@ -2268,6 +2433,9 @@ def maximum(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+maximum = _accelerate(maximum, _c_maximum, 2)
+
+
 _c_minimum: dict = {}
 
 
@@ -2306,6 +2474,9 @@ def minimum(x1: Array, x2: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'minimum', {'x1': x1, 'x2': x2})
         raise
+
+
+minimum = _accelerate(minimum, _c_minimum, 2)
 
 
 _c_multiply: dict = {}
@@ -2348,6 +2519,9 @@ def multiply(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+multiply = _accelerate(multiply, _c_multiply, 2)
+
+
 _c_negative: dict = {}
 
 
@@ -2376,6 +2550,9 @@ def negative(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'negative', {'x': x})
         raise
+
+
+negative = _accelerate(negative, _c_negative, 1)
 
 
 _c_nextafter: dict = {}
@@ -2418,6 +2595,9 @@ def nextafter(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+nextafter = _accelerate(nextafter, _c_nextafter, 2)
+
+
 _c_not_equal: dict = {}
 
 
@@ -2458,6 +2638,9 @@ def not_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+not_equal = _accelerate(not_equal, _c_not_equal, 2)
+
+
 _c_positive: dict = {}
 
 
@@ -2486,6 +2669,9 @@ def positive(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'positive', {'x': x})
         raise
+
+
+positive = _accelerate(positive, _c_positive, 1)
 
 
 _c_pow: dict = {}
@@ -2528,6 +2714,9 @@ def pow(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+pow = _accelerate(pow, _c_pow, 2)
+
+
 _c_real: dict = {}
 
 
@@ -2558,6 +2747,9 @@ def real(x: Array, /) -> Any:
         raise
 
 
+real = _accelerate(real, _c_real, 1)
+
+
 _c_reciprocal: dict = {}
 
 
@@ -2586,6 +2778,9 @@ def reciprocal(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'reciprocal', {'x': x})
         raise
+
+
+reciprocal = _accelerate(reciprocal, _c_reciprocal, 1)
 
 
 _c_remainder: dict = {}
@@ -2628,6 +2823,9 @@ def remainder(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+remainder = _accelerate(remainder, _c_remainder, 2)
+
+
 _c_round: dict = {}
 
 
@@ -2656,6 +2854,9 @@ def round(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'round', {'x': x})
         raise
+
+
+round = _accelerate(round, _c_round, 1)
 
 
 _c_sign: dict = {}
@@ -2688,6 +2889,9 @@ def sign(x: Array, /) -> Any:
         raise
 
 
+sign = _accelerate(sign, _c_sign, 1)
+
+
 _c_signbit: dict = {}
 
 
@@ -2716,6 +2920,9 @@ def signbit(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'signbit', {'x': x})
         raise
+
+
+signbit = _accelerate(signbit, _c_signbit, 1)
 
 
 _c_sin: dict = {}
@@ -2748,6 +2955,9 @@ def sin(x: Array, /) -> Any:
         raise
 
 
+sin = _accelerate(sin, _c_sin, 1)
+
+
 _c_sinh: dict = {}
 
 
@@ -2776,6 +2986,9 @@ def sinh(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'sinh', {'x': x})
         raise
+
+
+sinh = _accelerate(sinh, _c_sinh, 1)
 
 
 _c_square: dict = {}
@@ -2808,6 +3021,9 @@ def square(x: Array, /) -> Any:
         raise
 
 
+square = _accelerate(square, _c_square, 1)
+
+
 _c_sqrt: dict = {}
 
 
@@ -2836,6 +3052,9 @@ def sqrt(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'sqrt', {'x': x})
         raise
+
+
+sqrt = _accelerate(sqrt, _c_sqrt, 1)
 
 
 _c_subtract: dict = {}
@@ -2878,6 +3097,9 @@ def subtract(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+subtract = _accelerate(subtract, _c_subtract, 2)
+
+
 _c_tan: dict = {}
 
 
@@ -2906,6 +3128,9 @@ def tan(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'tan', {'x': x})
         raise
+
+
+tan = _accelerate(tan, _c_tan, 1)
 
 
 _c_tanh: dict = {}
@@ -2938,6 +3163,9 @@ def tanh(x: Array, /) -> Any:
         raise
 
 
+tanh = _accelerate(tanh, _c_tanh, 1)
+
+
 _c_trunc: dict = {}
 
 
@@ -2966,6 +3194,9 @@ def trunc(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'trunc', {'x': x})
         raise
+
+
+trunc = _accelerate(trunc, _c_trunc, 1)
 
 
 _c_take: dict = {}
@@ -3010,6 +3241,9 @@ def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = No
         raise
 
 
+take = _accelerate(take, _c_take, 2)
+
+
 _c_take_along_axis: dict = {}
 
 
@@ -3052,6 +3286,9 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] 
         raise
 
 
+take_along_axis = _accelerate(take_along_axis, _c_take_along_axis, 2)
+
+
 _c_matmul: dict = {}
 
 
@@ -3092,6 +3329,9 @@ def matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+matmul = _accelerate(matmul, _c_matmul, 2)
+
+
 _c_matrix_transpose: dict = {}
 
 
@@ -3120,6 +3360,9 @@ def matrix_transpose(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'matrix_transpose', {'x': x})
         raise
+
+
+matrix_transpose = _accelerate(matrix_transpose, _c_matrix_transpose, 1)
 
 
 _c_tensordot: dict = {}
@@ -3164,6 +3407,9 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
+tensordot = _accelerate(tensordot, _c_tensordot, 2)
+
+
 _c_vecdot: dict = {}
 
 
@@ -3206,6 +3452,9 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) 
         raise
 
 
+vecdot = _accelerate(vecdot, _c_vecdot, 2)
+
+
 _c_broadcast_arrays: dict = {}
 
 
@@ -3242,6 +3491,9 @@ def broadcast_arrays(*arrays: Array) -> Any:
         raise
 
 
+broadcast_arrays = _accelerate(broadcast_arrays, _c_broadcast_arrays, _VARIADIC)
+
+
 _c_broadcast_to: dict = {}
 
 
@@ -3272,6 +3524,9 @@ def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
     except Exception as e:
         _diagnose(e, 'broadcast_to', {'x': x, 'shape': shape})
         raise
+
+
+broadcast_to = _accelerate(broadcast_to, _c_broadcast_to, 1)
 
 
 _c_concat: dict = {}
@@ -3312,6 +3567,9 @@ def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
+concat = _accelerate(concat, _c_concat, _SEQUENCE)
+
+
 _c_expand_dims: dict = {}
 
 
@@ -3342,6 +3600,9 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
     except Exception as e:
         _diagnose(e, 'expand_dims', {'x': x, 'axis': axis})
         raise
+
+
+expand_dims = _accelerate(expand_dims, _c_expand_dims, 1)
 
 
 _c_flip: dict = {}
@@ -3376,6 +3637,9 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
         raise
 
 
+flip = _accelerate(flip, _c_flip, 1)
+
+
 _c_moveaxis: dict = {}
 
 
@@ -3404,6 +3668,9 @@ def moveaxis(x: Array, source, destination, /) -> Any:
     except Exception as e:
         _diagnose(e, 'moveaxis', {'x': x, 'source': source, 'destination': destination})
         raise
+
+
+moveaxis = _accelerate(moveaxis, _c_moveaxis, 1)
 
 
 _c_permute_dims: dict = {}
@@ -3436,6 +3703,9 @@ def permute_dims(x: Array, /, axes) -> Any:
     except Exception as e:
         _diagnose(e, 'permute_dims', {'x': x, 'axes': axes})
         raise
+
+
+permute_dims = _accelerate(permute_dims, _c_permute_dims, 1)
 
 
 _c_repeat: dict = {}
@@ -3478,6 +3748,9 @@ def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = 
         raise
 
 
+repeat = _accelerate(repeat, _c_repeat, 2)
+
+
 _c_reshape: dict = {}
 
 
@@ -3512,6 +3785,9 @@ def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = No
         raise
 
 
+reshape = _accelerate(reshape, _c_reshape, 1)
+
+
 _c_roll: dict = {}
 
 
@@ -3544,6 +3820,9 @@ def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> An
         raise
 
 
+roll = _accelerate(roll, _c_roll, 1)
+
+
 _c_squeeze: dict = {}
 
 
@@ -3574,6 +3853,9 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
     except Exception as e:
         _diagnose(e, 'squeeze', {'x': x, 'axis': axis})
         raise
+
+
+squeeze = _accelerate(squeeze, _c_squeeze, 1)
 
 
 _c_stack: dict = {}
@@ -3614,6 +3896,9 @@ def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
+stack = _accelerate(stack, _c_stack, _SEQUENCE)
+
+
 _c_tile: dict = {}
 
 
@@ -3642,6 +3927,9 @@ def tile(x: Array, repetitions, /) -> Any:
     except Exception as e:
         _diagnose(e, 'tile', {'x': x, 'repetitions': repetitions})
         raise
+
+
+tile = _accelerate(tile, _c_tile, 1)
 
 
 _c_unstack: dict = {}
@@ -3674,6 +3962,9 @@ def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
     except Exception as e:
         _diagnose(e, 'unstack', {'x': x, 'axis': axis})
         raise
+
+
+unstack = _accelerate(unstack, _c_unstack, 1)
 
 
 _c_argmax: dict = {}
@@ -3710,6 +4001,9 @@ def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
         raise
 
 
+argmax = _accelerate(argmax, _c_argmax, 1)
+
+
 _c_argmin: dict = {}
 
 
@@ -3742,6 +4036,9 @@ def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
     except Exception as e:
         _diagnose(e, 'argmin', {'x': x, 'axis': axis, 'keepdims': keepdims})
         raise
+
+
+argmin = _accelerate(argmin, _c_argmin, 1)
 
 
 _c_count_nonzero: dict = {}
@@ -3778,6 +4075,9 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
         raise
 
 
+count_nonzero = _accelerate(count_nonzero, _c_count_nonzero, 1)
+
+
 _c_nonzero: dict = {}
 
 
@@ -3806,6 +4106,9 @@ def nonzero(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'nonzero', {'x': x})
         raise
+
+
+nonzero = _accelerate(nonzero, _c_nonzero, 1)
 
 
 _c_searchsorted: dict = {}
@@ -3892,6 +4195,9 @@ def where(condition: Array, x1: Array, x2: Array, /) -> Any:
         raise
 
 
+where = _accelerate(where, _c_where, 3)
+
+
 _c_isin: dict = {}
 
 
@@ -3932,6 +4238,9 @@ def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
         raise
 
 
+isin = _accelerate(isin, _c_isin, 2)
+
+
 _c_unique_all: dict = {}
 
 
@@ -3960,6 +4269,9 @@ def unique_all(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'unique_all', {'x': x})
         raise
+
+
+unique_all = _accelerate(unique_all, _c_unique_all, 1)
 
 
 _c_unique_counts: dict = {}
@@ -3992,6 +4304,9 @@ def unique_counts(x: Array, /) -> Any:
         raise
 
 
+unique_counts = _accelerate(unique_counts, _c_unique_counts, 1)
+
+
 _c_unique_inverse: dict = {}
 
 
@@ -4022,6 +4337,9 @@ def unique_inverse(x: Array, /) -> Any:
         raise
 
 
+unique_inverse = _accelerate(unique_inverse, _c_unique_inverse, 1)
+
+
 _c_unique_values: dict = {}
 
 
@@ -4050,6 +4368,9 @@ def unique_values(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'unique_values', {'x': x})
         raise
+
+
+unique_values = _accelerate(unique_values, _c_unique_values, 1)
 
 
 _c_argsort: dict = {}
@@ -4084,6 +4405,9 @@ def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=
         raise
 
 
+argsort = _accelerate(argsort, _c_argsort, 1)
+
+
 _c_sort: dict = {}
 
 
@@ -4114,6 +4438,9 @@ def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=Fal
     except Exception as e:
         _diagnose(e, 'sort', {'x': x, 'axis': axis, 'descending': descending, 'stable': stable})
         raise
+
+
+sort = _accelerate(sort, _c_sort, 1)
 
 
 _c_cumulative_prod: dict = {}
@@ -4150,6 +4477,9 @@ def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, d
         raise
 
 
+cumulative_prod = _accelerate(cumulative_prod, _c_cumulative_prod, 1)
+
+
 _c_cumulative_sum: dict = {}
 
 
@@ -4182,6 +4512,9 @@ def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dt
     except Exception as e:
         _diagnose(e, 'cumulative_sum', {'x': x, 'axis': axis, 'dtype': dtype, 'include_initial': include_initial})
         raise
+
+
+cumulative_sum = _accelerate(cumulative_sum, _c_cumulative_sum, 1)
 
 
 _c_max: dict = {}
@@ -4218,6 +4551,9 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
+max = _accelerate(max, _c_max, 1)
+
+
 _c_mean: dict = {}
 
 
@@ -4252,6 +4588,9 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
         raise
 
 
+mean = _accelerate(mean, _c_mean, 1)
+
+
 _c_min: dict = {}
 
 
@@ -4284,6 +4623,9 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     except Exception as e:
         _diagnose(e, 'min', {'x': x, 'axis': axis, 'keepdims': keepdims})
         raise
+
+
+min = _accelerate(min, _c_min, 1)
 
 
 _c_prod: dict = {}
@@ -4322,6 +4664,9 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
         raise
 
 
+prod = _accelerate(prod, _c_prod, 1)
+
+
 _c_std: dict = {}
 
 
@@ -4354,6 +4699,9 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
     except Exception as e:
         _diagnose(e, 'std', {'x': x, 'axis': axis, 'correction': correction, 'keepdims': keepdims})
         raise
+
+
+std = _accelerate(std, _c_std, 1)
 
 
 _c_sum: dict = {}
@@ -4392,6 +4740,9 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeL
         raise
 
 
+sum = _accelerate(sum, _c_sum, 1)
+
+
 _c_var: dict = {}
 
 
@@ -4424,6 +4775,9 @@ def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
     except Exception as e:
         _diagnose(e, 'var', {'x': x, 'axis': axis, 'correction': correction, 'keepdims': keepdims})
         raise
+
+
+var = _accelerate(var, _c_var, 1)
 
 
 _c_all: dict = {}
@@ -4460,6 +4814,9 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
+all = _accelerate(all, _c_all, 1)
+
+
 _c_any: dict = {}
 
 
@@ -4492,6 +4849,9 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     except Exception as e:
         _diagnose(e, 'any', {'x': x, 'axis': axis, 'keepdims': keepdims})
         raise
+
+
+any = _accelerate(any, _c_any, 1)
 
 
 _c_diff: dict = {}
@@ -4575,6 +4935,9 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
         raise
 
 
+allclose = _accelerate(allclose, _c_allclose, 2)
+
+
 _c_cumprod: dict = {}
 
 
@@ -4609,6 +4972,9 @@ def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DT
         raise
 
 
+cumprod = _accelerate(cumprod, _c_cumprod, 1)
+
+
 _c_cumsum: dict = {}
 
 
@@ -4641,6 +5007,9 @@ def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
     except Exception as e:
         _diagnose(e, 'cumsum', {'x': x, 'axis': axis, 'dtype': dtype, 'include_initial': include_initial})
         raise
+
+
+cumsum = _accelerate(cumsum, _c_cumsum, 1)
 
 
 _c_einsum: dict = {}
@@ -4714,6 +5083,9 @@ def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
         raise
 
 
+gather_nd = _accelerate(gather_nd, _c_gather_nd, 2)
+
+
 _c_isclose: dict = {}
 
 
@@ -4754,6 +5126,9 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
         raise
 
 
+isclose = _accelerate(isclose, _c_isclose, 2)
+
+
 _c_logsumexp: dict = {}
 
 
@@ -4786,6 +5161,9 @@ def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdim
     except Exception as e:
         _diagnose(e, 'logsumexp', {'x': x, 'axis': axis, 'keepdims': keepdims})
         raise
+
+
+logsumexp = _accelerate(logsumexp, _c_logsumexp, 1)
 
 
 _c_one_hot: dict = {}
@@ -4822,6 +5200,9 @@ def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, a
         raise
 
 
+one_hot = _accelerate(one_hot, _c_one_hot, 1)
+
+
 _c_pad: dict = {}
 
 
@@ -4850,6 +5231,9 @@ def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
     except Exception as e:
         _diagnose(e, 'pad', {'x': x, 'pad_width': pad_width, 'mode': mode, 'constant_values': constant_values})
         raise
+
+
+pad = _accelerate(pad, _c_pad, 1)
 
 
 _c_scatter_nd: dict = {}
@@ -4892,6 +5276,9 @@ def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) 
         raise
 
 
+scatter_nd = _accelerate(scatter_nd, _c_scatter_nd, 2)
+
+
 _c_split: dict = {}
 
 
@@ -4922,6 +5309,9 @@ def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | Non
     except Exception as e:
         _diagnose(e, 'split', {'x': x, 'indices_or_sections': indices_or_sections, 'axis': axis})
         raise
+
+
+split = _accelerate(split, _c_split, 1)
 
 
 _c_top_k: dict = {}
@@ -4956,6 +5346,9 @@ def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=Tr
         raise
 
 
+top_k = _accelerate(top_k, _c_top_k, 1)
+
+
 _c_to_numpy: dict = {}
 
 
@@ -4986,6 +5379,9 @@ def to_numpy(x: Array, /) -> Any:
         raise
 
 
+to_numpy = _accelerate(to_numpy, _c_to_numpy, 1)
+
+
 _c_device: dict = {}
 
 
@@ -5014,6 +5410,9 @@ def device(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'device', {'x': x})
         raise
+
+
+device = _accelerate(device, _c_device, 1)
 
 
 _c_to_device: dict = {}
@@ -5048,6 +5447,9 @@ def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
         raise
 
 
+to_device = _accelerate(to_device, _c_to_device, 1)
+
+
 _c_linalg_cholesky: dict = {}
 
 
@@ -5076,6 +5478,9 @@ def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.cholesky', {'x': x, 'upper': upper})
         raise
+
+
+linalg_cholesky = _accelerate(linalg_cholesky, _c_linalg_cholesky, 1)
 
 
 _c_linalg_cross: dict = {}
@@ -5120,6 +5525,9 @@ def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None 
         raise
 
 
+linalg_cross = _accelerate(linalg_cross, _c_linalg_cross, 2)
+
+
 _c_linalg_det: dict = {}
 
 
@@ -5148,6 +5556,9 @@ def linalg_det(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.det', {'x': x})
         raise
+
+
+linalg_det = _accelerate(linalg_det, _c_linalg_det, 1)
 
 
 _c_linalg_diagonal: dict = {}
@@ -5180,6 +5591,9 @@ def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
         raise
 
 
+linalg_diagonal = _accelerate(linalg_diagonal, _c_linalg_diagonal, 1)
+
+
 _c_linalg_eigh: dict = {}
 
 
@@ -5208,6 +5622,9 @@ def linalg_eigh(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.eigh', {'x': x})
         raise
+
+
+linalg_eigh = _accelerate(linalg_eigh, _c_linalg_eigh, 1)
 
 
 _c_linalg_eigvalsh: dict = {}
@@ -5240,6 +5657,9 @@ def linalg_eigvalsh(x: Array, /) -> Any:
         raise
 
 
+linalg_eigvalsh = _accelerate(linalg_eigvalsh, _c_linalg_eigvalsh, 1)
+
+
 _c_linalg_inv: dict = {}
 
 
@@ -5268,6 +5688,9 @@ def linalg_inv(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.inv', {'x': x})
         raise
+
+
+linalg_inv = _accelerate(linalg_inv, _c_linalg_inv, 1)
 
 
 _c_linalg_matmul: dict = {}
@@ -5310,6 +5733,9 @@ def linalg_matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+linalg_matmul = _accelerate(linalg_matmul, _c_linalg_matmul, 2)
+
+
 _c_linalg_matrix_norm: dict = {}
 
 
@@ -5342,6 +5768,9 @@ def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any
         raise
 
 
+linalg_matrix_norm = _accelerate(linalg_matrix_norm, _c_linalg_matrix_norm, 1)
+
+
 _c_linalg_matrix_power: dict = {}
 
 
@@ -5370,6 +5799,9 @@ def linalg_matrix_power(x: Array, n, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.matrix_power', {'x': x, 'n': n})
         raise
+
+
+linalg_matrix_power = _accelerate(linalg_matrix_power, _c_linalg_matrix_power, 1)
 
 
 _c_linalg_matrix_rank: dict = {}
@@ -5402,6 +5834,9 @@ def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
         raise
 
 
+linalg_matrix_rank = _accelerate(linalg_matrix_rank, _c_linalg_matrix_rank, 1)
+
+
 _c_linalg_matrix_transpose: dict = {}
 
 
@@ -5430,6 +5865,9 @@ def linalg_matrix_transpose(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.matrix_transpose', {'x': x})
         raise
+
+
+linalg_matrix_transpose = _accelerate(linalg_matrix_transpose, _c_linalg_matrix_transpose, 1)
 
 
 _c_linalg_outer: dict = {}
@@ -5472,6 +5910,9 @@ def linalg_outer(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+linalg_outer = _accelerate(linalg_outer, _c_linalg_outer, 2)
+
+
 _c_linalg_pinv: dict = {}
 
 
@@ -5500,6 +5941,9 @@ def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.pinv', {'x': x, 'rtol': rtol})
         raise
+
+
+linalg_pinv = _accelerate(linalg_pinv, _c_linalg_pinv, 1)
 
 
 _c_linalg_qr: dict = {}
@@ -5532,6 +5976,9 @@ def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
         raise
 
 
+linalg_qr = _accelerate(linalg_qr, _c_linalg_qr, 1)
+
+
 _c_linalg_slogdet: dict = {}
 
 
@@ -5560,6 +6007,9 @@ def linalg_slogdet(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.slogdet', {'x': x})
         raise
+
+
+linalg_slogdet = _accelerate(linalg_slogdet, _c_linalg_slogdet, 1)
 
 
 _c_linalg_solve: dict = {}
@@ -5602,6 +6052,9 @@ def linalg_solve(x1: Array, x2: Array, /) -> Any:
         raise
 
 
+linalg_solve = _accelerate(linalg_solve, _c_linalg_solve, 2)
+
+
 _c_linalg_svd: dict = {}
 
 
@@ -5632,6 +6085,9 @@ def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
         raise
 
 
+linalg_svd = _accelerate(linalg_svd, _c_linalg_svd, 1)
+
+
 _c_linalg_svdvals: dict = {}
 
 
@@ -5660,6 +6116,9 @@ def linalg_svdvals(x: Array, /) -> Any:
     except Exception as e:
         _diagnose(e, 'linalg.svdvals', {'x': x})
         raise
+
+
+linalg_svdvals = _accelerate(linalg_svdvals, _c_linalg_svdvals, 1)
 
 
 _c_linalg_tensordot: dict = {}
@@ -5704,6 +6163,9 @@ def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
+linalg_tensordot = _accelerate(linalg_tensordot, _c_linalg_tensordot, 2)
+
+
 _c_linalg_trace: dict = {}
 
 
@@ -5734,6 +6196,9 @@ def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> An
     except Exception as e:
         _diagnose(e, 'linalg.trace', {'x': x, 'offset': offset, 'dtype': dtype})
         raise
+
+
+linalg_trace = _accelerate(linalg_trace, _c_linalg_trace, 1)
 
 
 _c_linalg_vecdot: dict = {}
@@ -5778,6 +6243,9 @@ def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None
         raise
 
 
+linalg_vecdot = _accelerate(linalg_vecdot, _c_linalg_vecdot, 2)
+
+
 _c_linalg_vector_norm: dict = {}
 
 
@@ -5812,6 +6280,9 @@ def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None
         raise
 
 
+linalg_vector_norm = _accelerate(linalg_vector_norm, _c_linalg_vector_norm, 1)
+
+
 _c_fft_fft: dict = {}
 
 
@@ -5844,6 +6315,9 @@ def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, nor
     except Exception as e:
         _diagnose(e, 'fft.fft', {'x': x, 'n': n, 'axis': axis, 'norm': norm})
         raise
+
+
+fft_fft = _accelerate(fft_fft, _c_fft_fft, 1)
 
 
 _c_fft_fftfreq: dict = {}
@@ -5909,6 +6383,9 @@ def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
+fft_fftn = _accelerate(fft_fftn, _c_fft_fftn, 1)
+
+
 _c_fft_fftshift: dict = {}
 
 
@@ -5939,6 +6416,9 @@ def fft_fftshift(x: Array, /, *, axes=None) -> Any:
     except Exception as e:
         _diagnose(e, 'fft.fftshift', {'x': x, 'axes': axes})
         raise
+
+
+fft_fftshift = _accelerate(fft_fftshift, _c_fft_fftshift, 1)
 
 
 _c_fft_hfft: dict = {}
@@ -5975,6 +6455,9 @@ def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
+fft_hfft = _accelerate(fft_hfft, _c_fft_hfft, 1)
+
+
 _c_fft_ifft: dict = {}
 
 
@@ -6007,6 +6490,9 @@ def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
     except Exception as e:
         _diagnose(e, 'fft.ifft', {'x': x, 'n': n, 'axis': axis, 'norm': norm})
         raise
+
+
+fft_ifft = _accelerate(fft_ifft, _c_fft_ifft, 1)
 
 
 _c_fft_ifftn: dict = {}
@@ -6043,6 +6529,9 @@ def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
+fft_ifftn = _accelerate(fft_ifftn, _c_fft_ifftn, 1)
+
+
 _c_fft_ifftshift: dict = {}
 
 
@@ -6073,6 +6562,9 @@ def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
     except Exception as e:
         _diagnose(e, 'fft.ifftshift', {'x': x, 'axes': axes})
         raise
+
+
+fft_ifftshift = _accelerate(fft_ifftshift, _c_fft_ifftshift, 1)
 
 
 _c_fft_ihfft: dict = {}
@@ -6109,6 +6601,9 @@ def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
         raise
 
 
+fft_ihfft = _accelerate(fft_ihfft, _c_fft_ihfft, 1)
+
+
 _c_fft_irfft: dict = {}
 
 
@@ -6141,6 +6636,9 @@ def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
     except Exception as e:
         _diagnose(e, 'fft.irfft', {'x': x, 'n': n, 'axis': axis, 'norm': norm})
         raise
+
+
+fft_irfft = _accelerate(fft_irfft, _c_fft_irfft, 1)
 
 
 _c_fft_irfftn: dict = {}
@@ -6177,6 +6675,9 @@ def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
+fft_irfftn = _accelerate(fft_irfftn, _c_fft_irfftn, 1)
+
+
 _c_fft_rfft: dict = {}
 
 
@@ -6209,6 +6710,9 @@ def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
     except Exception as e:
         _diagnose(e, 'fft.rfft', {'x': x, 'n': n, 'axis': axis, 'norm': norm})
         raise
+
+
+fft_rfft = _accelerate(fft_rfft, _c_fft_rfft, 1)
 
 
 _c_fft_rfftfreq: dict = {}
@@ -6272,3 +6776,6 @@ def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
     except Exception as e:
         _diagnose(e, 'fft.rfftn', {'x': x, 's': s, 'axes': axes, 'norm': norm})
         raise
+
+
+fft_rfftn = _accelerate(fft_rfftn, _c_fft_rfftn, 1)

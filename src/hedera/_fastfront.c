@@ -1,0 +1,288 @@
+/* hedera._fastfront: the hot path of the generated front functions, in C.
+ *
+ * A generated front (hedera/_front.py) does three things per call: read the type of its array
+ * arguments, look that type up in its cache (a dict filled by hedera._dispatch.miss), and call the
+ * backend function it finds. Written in Python, that costs one Python frame, which adds 40-250 ns
+ * per call depending on the framework. make_front() wraps a Python front in a builtin function
+ * that does the same lookup in C and calls the backend function with the caller's arguments
+ * unchanged (vectorcall), so the Python frame is only entered on the slow path:
+ *
+ *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword,
+ *     or a sequence that is not a list/tuple of one type: the Python front decides (and caches);
+ *   - the backend function raised an Exception: the Python front runs the call again, so that its
+ *     error path (hedera._diagnose) turns the framework's error into hedera's.
+ *
+ * The Python fronts remain the reference implementation: they are what hedera runs without this
+ * extension (HEDERA_PURE_PYTHON=1 or no C compiler at install), and what torch.compile traces
+ * (hedera._fastpath registers each one as the builtin's polyfill with dynamo).
+ *
+ * How each front finds its array arguments (the ``arity`` argument of make_front):
+ *   arity >= 1  the first ``arity`` positional arguments (add: 2, sin: 1). All of one type: key is
+ *               that type; otherwise the tuple of their types (hd.add(x, 1.0)), as miss() caches.
+ *   SEQUENCE    a list or tuple as the first positional argument (concat, stack): key is the type
+ *               its elements all share.
+ *   VARIADIC    every positional argument (meshgrid, broadcast_arrays): key is their common type.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+
+#define FASTFRONT_ABI 1
+#define SEQUENCE (-1)
+#define VARIADIC (-2)
+#define MAX_TUPLE_KEY 3
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *python;   /* the Python front: slow path and error path */
+    PyObject *cache;    /* dict: type or tuple of types -> backend function */
+    Py_ssize_t arity;
+    PyObject *name;     /* bytes, kept alive for method_def.ml_name */
+    PyObject *doc;      /* bytes, kept alive for method_def.ml_doc */
+    PyMethodDef method_def;
+} FrontState;
+
+static PyObject *
+call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return PyObject_Vectorcall(state->python, args, nargs, kwnames);
+}
+
+/* The cached backend function for these arguments (a borrowed reference), or NULL without an
+ * error set when the Python front must decide. */
+static PyObject *
+cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t arity = state->arity;
+    PyTypeObject *first;
+    if (arity >= 1) {
+        if (nargs < arity) {
+            return NULL;
+        }
+        first = Py_TYPE(args[0]);
+        int same = 1;
+        for (Py_ssize_t i = 1; i < arity; i++) {
+            same &= Py_TYPE(args[i]) == first;
+        }
+        if (same) {
+            return PyDict_GetItemWithError(state->cache, (PyObject *)first);
+        }
+        if (arity > MAX_TUPLE_KEY) {
+            return NULL;
+        }
+        PyObject *types[MAX_TUPLE_KEY];
+        for (Py_ssize_t i = 0; i < arity; i++) {
+            types[i] = (PyObject *)Py_TYPE(args[i]);
+        }
+        PyObject *key = arity == 2 ? PyTuple_Pack(2, types[0], types[1])
+                                   : PyTuple_Pack(3, types[0], types[1], types[2]);
+        if (key == NULL) {
+            return NULL;
+        }
+        PyObject *target = PyDict_GetItemWithError(state->cache, key);
+        Py_DECREF(key);
+        return target;
+    }
+    PyObject *const *items;
+    Py_ssize_t count;
+    if (arity == SEQUENCE) {
+        if (nargs < 1) {
+            return NULL;
+        }
+        PyObject *sequence = args[0];
+        if (PyList_CheckExact(sequence)) {
+            items = ((PyListObject *)sequence)->ob_item;
+            count = PyList_GET_SIZE(sequence);
+        }
+        else if (PyTuple_CheckExact(sequence)) {
+            items = ((PyTupleObject *)sequence)->ob_item;
+            count = PyTuple_GET_SIZE(sequence);
+        }
+        else {
+            return NULL;
+        }
+    }
+    else { /* VARIADIC */
+        items = args;
+        count = nargs;
+    }
+    if (count < 1) {
+        return NULL;
+    }
+    first = Py_TYPE(items[0]);
+    for (Py_ssize_t i = 1; i < count; i++) {
+        if (Py_TYPE(items[i]) != first) {
+            return NULL;
+        }
+    }
+    return PyDict_GetItemWithError(state->cache, (PyObject *)first);
+}
+
+static PyObject *
+front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    FrontState *state = (FrontState *)self;
+    PyObject *target = cached_target(state, args, nargs);
+    if (target == NULL) {
+        if (PyErr_Occurred()) { /* an unhashable type object, say: let the Python front decide */
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                return NULL;
+            }
+            PyErr_Clear();
+        }
+        return call_python_front(state, args, nargs, kwnames);
+    }
+    Py_INCREF(target); /* the cache is a dict that Python code may change during the call */
+    PyObject *result = PyObject_Vectorcall(target, args, nargs, kwnames);
+    Py_DECREF(target);
+    if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return result; /* success, or KeyboardInterrupt and the like: pass through untouched */
+    }
+    PyErr_Clear();
+    return call_python_front(state, args, nargs, kwnames);
+}
+
+static int
+state_traverse(FrontState *state, visitproc visit, void *arg)
+{
+    Py_VISIT(state->python);
+    Py_VISIT(state->cache);
+    return 0;
+}
+
+static int
+state_clear(FrontState *state)
+{
+    Py_CLEAR(state->python);
+    Py_CLEAR(state->cache);
+    return 0;
+}
+
+static void
+state_dealloc(FrontState *state)
+{
+    PyObject_GC_UnTrack(state);
+    state_clear(state);
+    Py_CLEAR(state->name);
+    Py_CLEAR(state->doc);
+    Py_TYPE(state)->tp_free((PyObject *)state);
+}
+
+/* Pickling a builtin whose __self__ is not a module pickles (getattr, (__self__, __name__)); a
+ * state pickles as the module its front lives in, so that a front unpickles to itself. */
+static PyObject *
+state_reduce(FrontState *state, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *module_name = PyObject_GetAttrString(state->python, "__module__");
+    if (module_name == NULL) {
+        return NULL;
+    }
+    PyObject *importlib = PyImport_ImportModule("importlib");
+    if (importlib == NULL) {
+        Py_DECREF(module_name);
+        return NULL;
+    }
+    PyObject *import_module = PyObject_GetAttrString(importlib, "import_module");
+    Py_DECREF(importlib);
+    if (import_module == NULL) {
+        Py_DECREF(module_name);
+        return NULL;
+    }
+    PyObject *result = Py_BuildValue("(N(N))", import_module, module_name);
+    return result;
+}
+
+static PyMethodDef state_methods[] = {
+    {"__reduce__", (PyCFunction)state_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject FrontStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hedera._fastfront.front",
+    .tp_doc = "The state of one hedera front function: its Python front, cache and arity.",
+    .tp_basicsize = sizeof(FrontState),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)state_traverse,
+    .tp_clear = (inquiry)state_clear,
+    .tp_dealloc = (destructor)state_dealloc,
+    .tp_methods = state_methods,
+};
+
+static PyObject *
+make_front(PyObject *module, PyObject *args)
+{
+    PyObject *python, *cache, *name, *doc, *module_name;
+    Py_ssize_t arity;
+    if (!PyArg_ParseTuple(args, "OO!nSSU:make_front", &python, &PyDict_Type, &cache, &arity, &name,
+                          &doc, &module_name)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(python)) {
+        PyErr_SetString(PyExc_TypeError, "make_front: python must be callable");
+        return NULL;
+    }
+    if (arity == 0 || arity < VARIADIC || arity > MAX_TUPLE_KEY) {
+        PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1 or -2, got %zd",
+                     MAX_TUPLE_KEY, arity);
+        return NULL;
+    }
+    FrontState *state = PyObject_GC_New(FrontState, &FrontStateType);
+    if (state == NULL) {
+        return NULL;
+    }
+    Py_INCREF(python);
+    Py_INCREF(cache);
+    Py_INCREF(name);
+    Py_INCREF(doc);
+    state->python = python;
+    state->cache = cache;
+    state->arity = arity;
+    state->name = name;
+    state->doc = doc;
+    state->method_def.ml_name = PyBytes_AS_STRING(name);
+    state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
+    state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+    state->method_def.ml_doc = PyBytes_AS_STRING(doc);
+    PyObject_GC_Track(state);
+    PyObject *front = PyCFunction_NewEx(&state->method_def, (PyObject *)state, module_name);
+    Py_DECREF(state);
+    return front;
+}
+
+static PyMethodDef module_methods[] = {
+    {"make_front", make_front, METH_VARARGS,
+     "make_front(python, cache, arity, name, doc, module)\n--\n\n"
+     "A builtin function that calls cache[type of its array arguments] with its arguments, and\n"
+     "python(*args, **kwargs) on a miss or when that raises an Exception. name and doc are\n"
+     "bytes (doc may start with a text signature), module the name for __module__."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef fastfront_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "hedera._fastfront",
+    .m_doc = "C hot path of hedera's front functions (see hedera/_fastpath.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastfront(void)
+{
+    if (PyType_Ready(&FrontStateType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&fastfront_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "ABI", FASTFRONT_ABI) < 0
+        || PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0
+        || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
