@@ -279,3 +279,102 @@ def test_errors():
         hd.jit(3)
     with pytest.raises(hd.BackendMismatchError, match=r"args\[0\] is torch, args\[1\] is numpy"):
         hd.jit(lambda a, b: a)(arr("torch", [1.0]), np.ones(1))
+
+
+# ---- the per-call path --------------------------------------------------------------------------
+
+
+def test_repeated_calls_reuse_the_compiled_function_for_every_kind_of_signature(backend):
+    """Array/scalar signatures are remembered by type, nests are walked: all give eager results."""
+
+    def f(x, p, *, scale, n=1):
+        return {"y": x * scale + p["a"] * n, "z": [p["b"][0] + 1.0]}
+
+    compiled = hd.jit(f, static_argnames="n", backend_options=EAGER_TORCH)
+    x, a, b = arr(backend, [1.0, 2.0]), arr(backend, [3.0, 4.0]), arr(backend, [5.0, 6.0])
+    for n in (1, 1, 2, 2):
+        for scale in (2.0, arr(backend, 2.0)):
+            out = compiled(x, {"a": a, "b": (b,)}, scale=scale, n=n)
+            np.testing.assert_allclose(npy(out["y"]), [2.0 + 3.0 * n, 4.0 + 4.0 * n])
+            np.testing.assert_allclose(npy(out["z"][0]), [6.0, 7.0])
+
+
+def test_containers_and_namedtuples_find_their_backend(backend):
+    from collections import namedtuple
+
+    Pair = namedtuple("Pair", "w b")
+    compiled = hd.jit(lambda c, p: c["w"] * p.w + p.b, backend_options=EAGER_TORCH)
+    w = arr(backend, [1.0, 2.0])
+    for _ in range(2):
+        out = compiled(hd.Container(w=w), Pair(w, 1.0))
+        assert hd.backend_of(out) == backend
+        np.testing.assert_allclose(npy(out), [2.0, 5.0])
+
+
+def test_mixed_backends_raise_after_a_remembered_signature():
+    """A call that mixes backends raises naming the arguments, also where a pure one was cached."""
+    require_backend("torch")
+    t, n = arr("torch", [1.0]), np.ones(1)
+    compiled = hd.jit(lambda a, b=None, *, c=None: a, backend_options=EAGER_TORCH)
+    compiled(t, t, c=t)
+    compiled(t, {"x": t})
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\] is torch, args\[1\] is numpy"):
+        compiled(t, n)
+    with pytest.raises(hd.BackendMismatchError, match=r"args are torch, kwargs are numpy"):
+        compiled(t, t, c=n)
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\] is torch, args\[1\]\['x'\] is numpy"):
+        compiled(t, {"x": n})
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\]\[0\] is torch"):
+        compiled([t, hd.Container(x=n)])
+
+
+def test_calls_without_arrays_follow_the_current_backend_on_every_call():
+    require_backend("jax")
+    compiled = hd.jit(lambda n: hd.ones((n,)), static_argnums=0)
+    for name in ("numpy", "jax", "numpy"):
+        with hd.use_backend(name):
+            assert hd.backend_of(compiled(2)) == name
+
+
+def test_jax_traces_once_per_function_across_jit_objects():
+    """As ``jax.jit(f)(x)`` in a loop traces once, so does ``hd.jit(f)(x)``; ``f`` is not kept alive."""
+    require_backend("jax")
+    import gc
+    import weakref
+
+    traces = []
+
+    def f(x):
+        traces.append(1)
+        return x * 2
+
+    x = arr("jax", [1.0])
+    for _ in range(3):
+        np.testing.assert_array_equal(npy(hd.jit(f)(x)), [2.0])
+    assert len(traces) == 1
+    ref = weakref.ref(f)
+    del f
+    gc.collect()
+    assert ref() is None
+
+
+def test_jax_jit_of_a_callable_without_weakrefs():
+    require_backend("jax")
+
+    class Scale:
+        __slots__ = ("k",)
+
+        def __init__(self, k):
+            self.k = k
+
+        def __call__(self, x):
+            return x * self.k
+
+    np.testing.assert_array_equal(npy(hd.jit(Scale(3.0))(arr("jax", [1.0]))), [3.0])
+
+
+def test_stateful_random_raises_inside_jit_on_every_call_path(backend):
+    """The in-jit flag is set for every backend, whatever path the call takes (nests, scalars)."""
+    f = hd.jit(lambda p, s: p["x"] + s * hd.random.normal(p["x"].shape))
+    with pytest.raises(hd.InvalidArgumentError, match=r"stateful call \(no key=\) inside hd.jit"):
+        f({"x": arr(backend, [0.0])}, 1.0)

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import optree
 
-from ._dispatch import current_backend
+from ._dispatch import backend_name_of_type, current_backend
 from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
 from .errors import BackendMismatchError, InvalidArgumentError
 
@@ -40,8 +41,117 @@ __all__ = ["jit"]
 in_jit: contextvars.ContextVar[bool] = contextvars.ContextVar("hedera_in_jit", default=False)
 
 
+#: non-array leaf types: an argument of one of these (or an array) needs no walk, so a call whose
+#: dynamic arguments are all arrays and these is cached by its argument types
+_SCALARS = frozenset({bool, int, float, complex, str, type(None)})
+_KWARGS = object()  # separates the positional types from the keyword names in a cache key
+_MAX_SIGNATURES = 256  # argument-type signatures remembered per Jitted (beyond: walked every call)
+_MIXED = object()  # _nest_backend's answer for arrays of two backends
+_ARRAY_BACKEND: dict[type, str] = {}  # array type -> backend name (the types met so far)
+
+
+def _nest_backend(items: list) -> Any:
+    """The one backend of the arrays in ``items`` and their nests, None if there are none.
+
+    The per-call walk of :class:`Jitted` for arguments that are nests: builtin dicts, lists and
+    tuples are walked here, other non-arrays go through optree (``hd.Container``, namedtuples,
+    registered nodes). Non-array leaves are skipped. Returns ``_MIXED`` for arrays of two
+    backends (the caller then runs the path-reporting check, which raises).
+    """
+    found = None
+    stack = [items]  # iterables still to scan
+    while stack:
+        for item in stack.pop():
+            t = type(item)
+            name = _ARRAY_BACKEND.get(t)
+            if name is None:
+                if t is dict:
+                    stack.append(item.values())
+                elif t is list or t is tuple:
+                    stack.append(item)
+                elif t not in _SCALARS:
+                    name = _array_backend_or_walk(item, t, stack)
+                if name is None:
+                    continue
+            if found is None:
+                found = name
+            elif name != found:
+                return _MIXED
+    return found
+
+
+def _array_backend_or_walk(item: Any, t: type, stack: list) -> str | None:
+    """``item``'s backend if it is an array (remembering its type), else None, its leaves queued."""
+    name = backend_name_of_type(t)
+    if name is not None:
+        _ARRAY_BACKEND[t] = name
+        return name
+    leaves = optree.tree_leaves(item, namespace=_TREE_NAMESPACE)
+    if not (len(leaves) == 1 and leaves[0] is item):  # a registered node (hd.Container...)
+        stack.append(leaves)
+    return None
+
+
+class _InJitWhileTracing:
+    """``f`` that sets :data:`in_jit` while it runs: for compilers that run ``f`` only to trace it.
+
+    jax then pays nothing per call for the flag (``Jitted.__call__`` sets it around other
+    backends' calls). One per ``f`` (:func:`_in_jit_while_tracing`), so that ``jax.jit``'s
+    caches, keyed by the function, are shared by every ``hd.jit(f)`` of one ``f`` (a
+    ``hd.jit(f)(x)`` inside a loop traces once, as ``jax.jit(f)(x)`` does). It holds ``f``
+    weakly (the ``Jitted`` holds it), so the cache does not keep ``f`` alive; ``__wrapped__``
+    gives ``f`` to ``inspect.signature`` (static_argnames) and to jax's debug info.
+    """
+
+    def __init__(self, f: Callable) -> None:
+        try:
+            self._ref: Callable[[], Any] = weakref.ref(f)
+        except TypeError:  # not weak-referenceable: held strongly (and not cached)
+            self._ref = lambda: f
+        for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+            value = getattr(f, attr, None)
+            if value is not None:
+                setattr(self, attr, value)
+
+    @property
+    def __wrapped__(self) -> Callable:
+        return self._ref()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        token = in_jit.set(True)
+        try:
+            return self._ref()(*args, **kwargs)
+        finally:
+            in_jit.reset(token)
+
+
+_IN_JIT_WRAPPERS: dict[int, tuple[Any, _InJitWhileTracing]] = {}  # id(f) -> (weakref to f, wrapper)
+
+
+def _in_jit_while_tracing(f: Callable) -> _InJitWhileTracing:
+    """The :class:`_InJitWhileTracing` of ``f`` (one per live ``f``, found by identity)."""
+    key = id(f)
+    hit = _IN_JIT_WRAPPERS.get(key)
+    if hit is not None and hit[0]() is f:
+        return hit[1]
+    wrapper = _InJitWhileTracing(f)
+    try:
+        ref = weakref.ref(f, lambda _, key=key: _IN_JIT_WRAPPERS.pop(key, None))
+    except TypeError:
+        return wrapper
+    _IN_JIT_WRAPPERS[key] = (ref, wrapper)
+    return wrapper
+
+
 class Jitted:
-    """A function compiled per backend on first call with that backend's arrays (see :func:`jit`)."""
+    """A function compiled per backend on first call with that backend's arrays (see :func:`jit`).
+
+    The per-call path: the types of the arguments (and the keyword names) are looked up in a
+    dict, which holds the compiled function for every signature seen before whose arguments are
+    arrays or Python scalars. Other calls (nests of arrays, a first call) find the backend by
+    walking the arguments (:func:`_nest_backend`); a call that mixes backends takes the
+    path-reporting check, which raises.
+    """
 
     def __init__(
         self,
@@ -58,9 +168,66 @@ class Jitted:
         self._options = options
         self._backend_options = backend_options
         self._compiled: dict[str, Callable] = {}
+        # backend -> (compiled function, whether the call sets in_jit around it)
+        self._entries: dict[str, tuple[Callable, bool]] = {}
+        # the type of a single positional argument, or the tuple of the argument types (+ _KWARGS,
+        # the keyword names, their values' types) -> _entries value
+        self._by_signature: dict[Any, tuple[Callable, bool]] = {}
+        self._walked: set[Any] = set()  # signatures with nests, whose arrays are found by a walk
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            key: Any = (*map(type, args), _KWARGS, *kwargs, *map(type, kwargs.values()))
+        elif len(args) == 1:
+            key = type(args[0])
+        else:
+            key = tuple(map(type, args))
+        try:
+            compiled, sets_in_jit = self._by_signature[key]
+        except KeyError:
+            compiled, sets_in_jit = self._entry_for_call(args, kwargs, key)
+        if not sets_in_jit:  # jax: in_jit is set inside the traced function (tracing runs f)
+            return compiled(*args, **kwargs)
+        token = in_jit.set(True)
+        try:
+            return compiled(*args, **kwargs)
+        finally:
+            in_jit.reset(token)
+
+    def _entry_for_call(self, args: tuple, kwargs: dict, key: Any) -> tuple[Callable, bool]:
+        """The compiled function of this call's backend; remembered by ``key`` where types decide it."""
+        if self.static_argnums or self.static_argnames:
+            nums, names, n = self.static_argnums, self.static_argnames, len(args)
+            dynamic = [a for i, a in enumerate(args) if i not in nums and i - n not in nums]
+            dynamic += [v for k, v in kwargs.items() if k not in names]
+        else:
+            dynamic = [*args, *kwargs.values()]
+        name = _nest_backend(dynamic)
+        if name is _MIXED:  # raises BackendMismatchError naming the arguments
+            return self._entry(self._backend(args, kwargs))
+        if name is None:  # no arrays: the current backend, not remembered
+            return self._entry(current_backend())
+        entry = self._entry(name)
+        if key not in self._walked and len(self._by_signature) + len(self._walked) < _MAX_SIGNATURES:
+            if all(type(a) in _ARRAY_BACKEND or type(a) in _SCALARS for a in dynamic):
+                self._by_signature[key] = entry
+            else:  # nests: their contents decide, walked on every call
+                self._walked.add(key)
+        return entry
+
+    def _entry(self, backend: str) -> tuple[Callable, bool]:
+        try:
+            return self._entries[backend]
+        except KeyError:
+            pass
+        entry = self._entries[backend] = (self.compiled_for(backend), not _traces_only(backend))
+        return entry
 
     def _backend(self, args: tuple, kwargs: dict) -> str:
-        """The backend of the array arguments (static ones excluded), else the current backend."""
+        """The backend of the array arguments (static ones excluded), else the current backend.
+
+        The path-reporting check: raises BackendMismatchError naming an argument of each backend.
+        """
         found = []
         for root, tree in (
             (
@@ -93,25 +260,21 @@ class Jitted:
         options = {**self._options, **self._backend_options.get(backend, {})}
         if backend != "tensorflow":
             options.pop("jit_compile", None)
-        compiled = _autodiff_module(backend).jit(
-            self.fn, self.static_argnums, self.static_argnames, **options
-        )
+        f = _in_jit_while_tracing(self.fn) if _traces_only(backend) else self.fn
+        compiled = _autodiff_module(backend).jit(f, self.static_argnums, self.static_argnames, **options)
         self._compiled[backend] = compiled
         return compiled
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        compiled = self.compiled_for(self._backend(args, kwargs))
-        token = in_jit.set(True)
-        try:
-            return compiled(*args, **kwargs)
-        finally:
-            in_jit.reset(token)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:  # decorating a method
         return self if obj is None else functools.partial(self, obj)
 
     def __repr__(self) -> str:
         return f"<hd.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
+
+
+def _traces_only(backend: str) -> bool:
+    """Whether ``backend``'s compiled function runs the Python function only to trace it (jax)."""
+    return getattr(_autodiff_module(backend), "JIT_RUNS_F_ONLY_WHILE_TRACING", False)
 
 
 def _as_tuple(fname: str, value: Any, kind: type, argname: str) -> tuple:

@@ -57,6 +57,10 @@ def moveaxis(x: Any, source: int, destination: int) -> Any:
 stop_gradient = jax.lax.stop_gradient
 
 
+#: jax.jit runs ``f`` only to trace it (hd.jit then sets its in-jit flag inside the trace, not per call)
+JIT_RUNS_F_ONLY_WHILE_TRACING = True
+
+
 def jit(
     f: Callable, static_argnums: tuple[int, ...], static_argnames: tuple[str, ...], **options: Any
 ) -> Callable:
