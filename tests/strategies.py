@@ -449,7 +449,7 @@ def triangle_case(draw) -> Case:
 def astype_case(draw) -> Case:
     """Casts whose result the standard specifies: values exactly representable in every dtype.
 
-    Complex to real casts are unspecified and not drawn.
+    Complex to real or bool casts are not permitted (tests/test_errors.py) and not drawn.
     """
     source = draw(dtypes(("bool", "numeric")))
     target = draw(dtypes(("bool", "numeric")))
@@ -1037,7 +1037,8 @@ def split_case(draw) -> Case:
     if draw(st.booleans()):
         sections: Any = draw(st.sampled_from([k for k in range(1, 5) if n % k == 0]))
     else:
-        sections = sorted(draw(st.lists(st.integers(0, n), max_size=3)))
+        # NumPy reads indices as slice bounds: negative, out-of-range and decreasing ones are allowed
+        sections = draw(st.lists(st.integers(-n - 1, n + 1), max_size=3))
     return Case((x, sections), {"axis": ax})
 
 

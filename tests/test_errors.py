@@ -88,6 +88,11 @@ AXIS_CASES = [
     ("logsumexp", (), {"axis": 5}),
     ("linalg.vector_norm", (), {"axis": 5}),
     ("fft.fft", (), {"axis": 5}),
+    # an axis named twice, directly or as its negative
+    ("sum", (), {"axis": (0, 0)}),
+    ("mean", (), {"axis": (1, -1)}),
+    ("linalg.vector_norm", (), {"axis": (0, -2)}),
+    ("permute_dims", ((0, 0),), {}),
 ]
 
 
@@ -100,6 +105,14 @@ def test_invalid_axis(backend, qualname, args, kwargs):
     err = raises_exactly(hd.InvalidAxisError, call(qualname), x, *args, **kwargs)
     assert isinstance(err, ValueError) and isinstance(err, IndexError)
     assert "axis" in str(err)
+
+
+def test_invalid_tensordot_axes(backend):
+    x1, x2 = array(backend, np.ones((2, 3))), array(backend, np.ones((3, 2)))
+    for fn in (hd.tensordot, hd.linalg.tensordot):
+        assert "axes" in str(raises_exactly(hd.InvalidAxisError, fn, x1, x2, axes=([5], [0])))
+        raises_exactly(hd.InvalidAxisError, fn, x1, x2, axes=3)
+        raises_exactly(hd.ShapeError, fn, x1, array(backend, np.ones((4, 2))))  # contracted sizes differ
 
 
 def test_invalid_axis_of_sequence_functions(backend):
@@ -145,6 +158,58 @@ def test_where_and_clip_do_not_broadcast(backend):
     x = array(backend, np.ones((2, 3)))
     raises_exactly(hd.BroadcastError, hd.where, array(backend, np.ones(4, dtype=bool)), x, x)
     raises_exactly(hd.BroadcastError, hd.clip, x, array(backend, np.zeros(4)))
+
+
+def _ones(backend, *shape, dtype=np.float64):
+    return array(backend, np.ones(shape, dtype=dtype))
+
+
+# functions whose arrays must broadcast together beyond the element-wise ones: (name, call)
+BROADCAST_CASES = [
+    ("broadcast_to", lambda b: hd.broadcast_to(_ones(b, 2, 3), (4, 3))),
+    ("broadcast_arrays", lambda b: hd.broadcast_arrays(_ones(b, 2, 3), _ones(b, 4))),
+    ("matmul batch", lambda b: hd.matmul(_ones(b, 2, 2, 3), _ones(b, 4, 3, 2))),
+    ("linalg.cross", lambda b: hd.linalg.cross(_ones(b, 2, 3), _ones(b, 4, 3))),
+    ("vecdot", lambda b: hd.vecdot(_ones(b, 2, 3), _ones(b, 4, 3))),
+    ("linalg.solve batch", lambda b: hd.linalg.solve(_ones(b, 2, 3, 3), _ones(b, 4, 3, 1))),
+    ("take_along_axis", lambda b: hd.take_along_axis(_ones(b, 2, 3), _ones(b, 4, 1, dtype=np.int64), axis=1)),
+    ("at set", lambda b: hd.at(_ones(b, 3))[0:2].set(_ones(b, 3))),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in BROADCAST_CASES], ids=[n for n, _ in BROADCAST_CASES])
+def test_other_functions_do_not_broadcast(backend, call):
+    err = raises_exactly(hd.BroadcastError, call, backend)
+    assert "shape" in str(err)
+
+
+# wrong shapes other than broadcasting: (name, call, words the message must contain)
+SHAPE_CASES = [
+    ("stack", lambda b: hd.stack([_ones(b, 2), _ones(b, 3)]), "arrays[1]"),
+    ("concat", lambda b: hd.concat([_ones(b, 2, 2), _ones(b, 3, 3)]), "arrays[1]"),
+    ("concat 0-d", lambda b: hd.concat([_ones(b), _ones(b)]), "arrays[0]"),
+    ("concat ranks", lambda b: hd.concat([_ones(b, 2, 2), _ones(b, 2)]), "arrays[1]"),
+    ("reshape", lambda b: hd.reshape(_ones(b, 2, 3), (4, 2)), "(2, 3)"),
+    ("squeeze", lambda b: hd.squeeze(_ones(b, 2, 3), axis=0), "axis 0"),
+    ("linalg.inv", lambda b: hd.linalg.inv(_ones(b, 2, 3)), "square"),
+    ("linalg.det", lambda b: hd.linalg.det(_ones(b, 3)), "2 dimensions"),
+    ("linalg.cholesky", lambda b: hd.linalg.cholesky(_ones(b, 2, 3)), "square"),
+    ("linalg.solve", lambda b: hd.linalg.solve(array(b, np.eye(3)), _ones(b, 2)), "x2"),
+    ("linalg.matrix_norm", lambda b: hd.linalg.matrix_norm(_ones(b, 3)), "2 dimensions"),
+    ("linalg.cross", lambda b: hd.linalg.cross(_ones(b, 2, 2), _ones(b, 2, 2)), "size 3"),
+    ("vecdot", lambda b: hd.vecdot(_ones(b, 2, 3), _ones(b, 2, 4)), "x1"),
+    ("searchsorted", lambda b: hd.searchsorted(_ones(b, 2, 3), _ones(b, 3)), "x1"),
+    ("gather_nd", lambda b: hd.gather_nd(_ones(b, 3), array(b, [[0, 0]])), "indices"),
+    ("scatter_nd", lambda b: hd.scatter_nd(array(b, [[0]]), _ones(b, 2), (3,)), "updates"),
+    ("einsum", lambda b: hd.einsum("ij,jk->ik", _ones(b, 2, 3), _ones(b, 4, 2)), "'j'"),
+    ("einsum rank", lambda b: hd.einsum("ijk->i", _ones(b, 2, 3)), "operand 0"),
+]
+
+
+@pytest.mark.parametrize(("call", "words"), [c[1:] for c in SHAPE_CASES], ids=[c[0] for c in SHAPE_CASES])
+def test_wrong_shapes(backend, call, words):
+    err = raises_exactly(hd.ShapeError, call, backend)
+    assert words in str(err), str(err)
 
 
 def test_matmul_shapes(backend):
@@ -200,6 +265,68 @@ def test_unsupported_dtypes_raise_never_convert(backend):
         assert name in str(err) and backend in str(err)
         raises_exactly(hd.UnsupportedDtypeError, hd.astype, x, dtype)
         raises_exactly(hd.UnsupportedDtypeError, hd.asarray, [1], dtype=name, backend=backend)
+
+
+# index arrays: integers only (frameworks would cast floats, truncating 0.7 to 0, or read booleans
+# as masks or counts): (function, call with the index argument `i`, the argument's name)
+INDEX_CASES = [
+    ("take", lambda b, i: hd.take(_ones(b, 3), i, axis=0), "indices"),
+    ("take_along_axis", lambda b, i: hd.take_along_axis(_ones(b, 3), i, axis=0), "indices"),
+    ("gather_nd", lambda b, i: hd.gather_nd(_ones(b, 3), hd.expand_dims(i, axis=-1)), "indices"),
+    ("scatter_nd", lambda b, i: hd.scatter_nd(hd.expand_dims(i, axis=-1), _ones(b, 2), (3,)), "indices"),
+    ("one_hot", lambda b, i: hd.one_hot(i, 3), "indices"),
+    ("repeat", lambda b, i: hd.repeat(_ones(b, 2), i), "repeats"),
+    ("searchsorted", lambda b, i: hd.searchsorted(array(b, [3.0, 1.0]), array(b, [2.0]), sorter=i), "sorter"),
+]
+
+
+@pytest.mark.parametrize("index_dtype", ["float64", "bool"])
+@pytest.mark.parametrize(("call", "argname"), [c[1:] for c in INDEX_CASES], ids=[c[0] for c in INDEX_CASES])
+def test_index_arrays_must_be_integers(backend, call, argname, index_dtype):
+    values = [0.7, 1.0] if index_dtype == "float64" else [True, False]
+    err = raises_exactly(hd.DtypeError, call, backend, array(backend, values, dtype=index_dtype))
+    assert argname in str(err) and index_dtype in str(err), str(err)
+
+
+def test_at_index_arrays_must_be_integers_or_booleans(backend):
+    x, index = _ones(backend, 3), array(backend, [0.7, 1.0])
+    err = raises_exactly(hd.DtypeError, lambda: hd.at(x)[index].set(5.0))
+    assert "float64" in str(err)
+    raises_exactly(hd.DtypeError, lambda: hd.at(x)[index].get())
+
+
+def test_astype_complex_to_real(backend):
+    """Not permitted by the standard, nor to bool (frameworks would drop the imaginary part)."""
+    x = array(backend, [1 + 1j, 0j, 1j])
+    for target in (hd.float64, hd.float32, hd.int64, hd.bool):
+        err = raises_exactly(hd.DtypeError, hd.astype, x, target)
+        assert "complex128" in str(err) and target.name in str(err)
+
+
+# ---- negative sizes ---------------------------------------------------------------------------
+
+SIZE_CASES = [
+    ("zeros", lambda: hd.zeros(-1), "shape"),
+    ("ones", lambda: hd.ones((2, -1)), "shape"),
+    ("empty", lambda: hd.empty((-2,)), "shape"),
+    ("full", lambda: hd.full(-1, 1.0), "shape"),
+    ("eye", lambda: hd.eye(-1), "n_rows"),
+    ("linspace", lambda: hd.linspace(0, 1, -1), "num"),
+    ("arange", lambda: hd.arange(0, 5, 0), "step"),
+    ("split", lambda: hd.split(hd.zeros(4), 0), "indices_or_sections"),
+]
+
+
+@pytest.mark.parametrize(("call", "argname"), [c[1:] for c in SIZE_CASES], ids=[c[0] for c in SIZE_CASES])
+def test_negative_sizes(backend, call, argname):
+    with hd.use_backend(backend):
+        err = raises_exactly(hd.InvalidArgumentError, call)
+    assert argname in str(err), str(err)
+
+
+def test_negative_sizes_with_arrays(backend):
+    raises_exactly(hd.InvalidArgumentError, hd.one_hot, array(backend, [0]), -1)
+    raises_exactly(hd.InvalidArgumentError, hd.scatter_nd, array(backend, [[0]]), _ones(backend, 1), (-1,))
 
 
 # ---- non-arrays where arrays are required ------------------------------------------------------
@@ -265,5 +392,7 @@ def test_every_error_case_covers_a_real_function():
     """The tables above name functions of the API table (guards against typos going untested)."""
     for qualname, _, _ in AXIS_CASES:
         assert qualname in BY_QUALNAME
+    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES:
+        assert name.split()[0] in BY_QUALNAME or name.split()[0] == "at", name
     for qualname in BINARY_ELEMENTWISE:
         assert qualname in BY_QUALNAME

@@ -153,10 +153,15 @@ def ref_scatter_nd(indices, updates, shape, /):
 
 
 def ref_logsumexp(x, /, *, axis=None, keepdims=False):
-    # the direct formula in float64 is exact enough for |x| <= 100 and right for NaN, +-inf and empty sums
+    # the direct formula in float64 is exact enough for |x| <= 100 and right for NaN, +-inf and empty sums;
+    # integer and boolean x gives the default floating dtype (cast by the harness, default_kind)
     with np.errstate(all="ignore"):
         out = np.log(np.sum(np.exp(x.astype(np.float64)), axis=axis, keepdims=keepdims))
-    return np.asarray(out).astype(x.dtype)
+    return np.asarray(out).astype(x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+def float_unless_inexact(case: Case) -> str | None:
+    return None if case.args[0].dtype.kind in "fc" else FLOAT
 
 
 def ref_one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
@@ -715,10 +720,25 @@ ROWS: list[Row] = [
         ref=ref_logsumexp,
         ref_ns="numpy",
         tol=10,
+        default_kind=float_unless_inexact,
+        examples=(  # integers and booleans: the default floating dtype on every backend
+            Example(Case((np.array([[1, 2, 3], [0, -1, 4]], np.int64),), {"axis": 1})),
+            Example(Case((np.array([3, 100], np.int8),), {})),
+            Example(Case((np.array([True, False]),), {"keepdims": True})),
+        ),
     ),
     Row("one_hot", strat.one_hot_case(), ref=ref_one_hot, ref_ns="numpy", default_kind=float_unless_dtype),
     Row("pad", strat.pad_case(), ref=ref_pad, ref_ns="numpy"),
-    Row("split", strat.split_case(), ref=ref_split, ref_ns="numpy"),
+    Row(
+        "split",
+        strat.split_case(),
+        ref=ref_split,
+        ref_ns="numpy",
+        examples=(  # NumPy's reading of indices: slices, so decreasing and out-of-range ones are allowed
+            Example(Case((np.arange(5.0), [3, 1]), {"axis": 0})),
+            Example(Case((np.arange(6).reshape(2, 3), [-1, 5]), {"axis": -1})),
+        ),
+    ),
     Row("top_k", strat.top_k_case(), ref=ref_top_k, ref_ns="numpy"),
     Row("to_numpy", _unary(ANY, special=True), ref=lambda x: x, ref_ns="numpy", out_backend="numpy"),
     # the harness makes every array on the default device, which is the CPU where these tests run

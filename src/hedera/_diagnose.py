@@ -19,15 +19,44 @@ from .dtypes import as_hedera_dtype
 _AXIS_PARAMS = ("axis", "axes", "source", "destination")
 _AXIS_ONE_PAST = {"expand_dims", "stack"}
 
-# dtype kinds a function accepts, where the standard restricts them
+# dtype kinds a function accepts, where the standard restricts them (consulted only once the backend
+# has failed: a framework that computes on other dtypes, as NumPy's sin on integers, still does)
+_REAL = ("integral", "real floating")
+_FLOATING = ("real floating", "complex floating")
 _ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
     **{f: ("integral", "bool") for f in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert")},
     **{f: ("integral",) for f in ("bitwise_left_shift", "bitwise_right_shift")},
-    **{f: ("real floating",) for f in ("atan2", "copysign", "hypot", "logaddexp", "nextafter")},
-    **{f: ("real floating", "complex floating")
+    **{f: ("real floating",) for f in ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "signbit",
+                                        "std", "var")},
+    **{f: _FLOATING
        for f in ("linalg.inv", "linalg.det", "linalg.cholesky", "linalg.eigh", "linalg.svd", "linalg.qr",
-                 "linalg.solve")},
+                 "linalg.solve", "linalg.eigvalsh", "linalg.slogdet", "linalg.pinv", "linalg.svdvals",
+                 "linalg.matrix_rank", "linalg.matrix_norm", "linalg.vector_norm", "mean",
+                 "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1", "log",
+                 "log1p", "log2", "log10", "sin", "sinh", "sqrt", "tan", "tanh", "divide", "reciprocal")},
+    **{f: _REAL
+       for f in ("ceil", "floor", "trunc", "clip", "floor_divide", "remainder", "maximum", "minimum",
+                 "greater", "greater_equal", "less", "less_equal", "max", "min", "argmax", "argmin",
+                 "sort", "argsort", "searchsorted", "top_k")},
+    **{f: ("numeric",)
+       for f in ("abs", "add", "subtract", "multiply", "negative", "positive", "sign", "square", "pow",
+                 "sum", "prod", "cumulative_sum", "cumulative_prod", "cumsum", "cumprod", "matmul",
+                 "tensordot", "vecdot", "linalg.matmul", "linalg.tensordot", "linalg.vecdot",
+                 "linalg.outer", "linalg.cross", "linalg.matrix_power", "linalg.trace")},
+    **{f: ("bool",) for f in ("logical_and", "logical_or", "logical_xor", "logical_not")},
 }  # fmt: skip
+
+# functions whose array arguments broadcast together (element-wise and the like), by parameter
+_BROADCASTING = {
+    f.qualname for f in BY_QUALNAME.values() if f.category == "elementwise" and len(f.array_params) > 1
+} | {"where", "allclose", "isclose", "linalg.cross"}
+
+# linear algebra on stacks of matrices: square ones, or at least two dimensions
+_SQUARE = {"linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh",
+           "linalg.matrix_power", "linalg.solve"}  # fmt: skip
+_MATRIX = {"linalg.matrix_norm", "linalg.svd", "linalg.svdvals", "linalg.qr", "linalg.pinv",
+           "linalg.matrix_rank", "linalg.matrix_transpose", "matrix_transpose", "linalg.diagonal",
+           "linalg.trace"}  # fmt: skip
 
 
 def _is_array(v: Any) -> bool:
@@ -62,10 +91,16 @@ def _check_axes(qualname: str, values: dict[str, Any]) -> None:
         x = values["arrays"][0]
     if x is None or not _is_array(x):
         return
-    ndim = len(x.shape) + (1 if qualname in _AXIS_ONE_PAST else 0)
+    if qualname in ("tensordot", "linalg.tensordot"):
+        _check_tensordot_axes(qualname, values)
+        return
+    if qualname == "expand_dims" and isinstance(values.get("axis"), (tuple, list)):
+        ndim = len(x.shape) + len(values["axis"])  # the axes index the result
+    else:
+        ndim = len(x.shape) + (1 if qualname in _AXIS_ONE_PAST else 0)
     for param in _AXIS_PARAMS:
         value = values.get(param)
-        if value is None or (qualname in ("tensordot", "linalg.tensordot") and param == "axes"):
+        if value is None:
             continue
         axes = value if isinstance(value, (tuple, list)) else (value,)
         for a in axes:
@@ -74,19 +109,91 @@ def _check_axes(qualname: str, values: dict[str, Any]) -> None:
                     f"{qualname}: {param}={value!r} is out of range for an array of {len(x.shape)} "
                     f"dimensions; expected an integer in [{-ndim}, {max(ndim, 1) - 1}]"
                 )
+        ints = [a % max(ndim, 1) for a in axes if isinstance(a, int) and not isinstance(a, bool)]
+        if len(set(ints)) < len(ints):
+            raise errors.InvalidAxisError(f"{qualname}: {param}={value!r} repeats an axis")
+
+
+def _check_tensordot_axes(qualname: str, values: dict[str, Any]) -> None:
+    x1, x2, axes = values.get("x1"), values.get("x2"), values.get("axes", 2)
+    if not (_is_array(x1) and _is_array(x2)):
+        return
+    s1, s2 = _shape(x1), _shape(x2)
+    if isinstance(axes, int) and not isinstance(axes, bool):
+        if not 0 <= axes <= min(len(s1), len(s2)):
+            raise errors.InvalidAxisError(
+                f"{qualname}: axes={axes} must be in [0, {min(len(s1), len(s2))}] for x1 of shape {s1} "
+                f"and x2 of shape {s2}"
+            )
+        pairs = list(zip(range(len(s1) - axes, len(s1)), range(axes), strict=True))
+    elif isinstance(axes, (tuple, list)) and len(axes) == 2:
+        a1, a2 = ((a,) if isinstance(a, int) else tuple(a) for a in axes)
+        for name, shape, ax in (("x1", s1, a1), ("x2", s2, a2)):
+            for a in ax:
+                if not -len(shape) <= a < max(len(shape), 1):
+                    raise errors.InvalidAxisError(
+                        f"{qualname}: axes={axes!r}: axis {a} is out of range for {name} of shape {shape}"
+                    )
+        if len(a1) != len(a2):
+            raise errors.InvalidAxisError(f"{qualname}: axes={axes!r} pairs {len(a1)} axes with {len(a2)}")
+        pairs = list(zip(a1, a2, strict=True))
+    else:
+        return
+    for a, b in pairs:
+        if None not in (s1[a], s2[b]) and s1[a] != s2[b]:
+            raise errors.ShapeError(
+                f"{qualname}: contracted axis {a} of x1 (shape {s1}) and axis {b} of x2 (shape {s2}) differ"
+            )
+
+
+def _raise_unless_broadcast(qualname: str, shapes: dict[str, tuple[int | None, ...]]) -> None:
+    if broadcast_shapes_or_none(*shapes.values()) is None:
+        described = ", ".join(f"{n} has shape {s}" for n, s in shapes.items())
+        raise errors.BroadcastError(f"{qualname}: shapes do not broadcast together ({described})")
 
 
 def _check_broadcast(qualname: str, values: dict[str, Any]) -> None:
     fn = BY_QUALNAME.get(qualname)
-    if fn is None or fn.category not in ("elementwise", "searching", "extra"):
+    if fn is None:
         return
-    arrays = {n: values[n] for n in fn.array_params if n in values and _is_array(values[n])}
-    if len(arrays) < 2:
+    if qualname in _BROADCASTING:
+        arrays = {n: values[n] for n in fn.array_params if n in values and _is_array(values[n])}
+        if len(arrays) >= 2:
+            _raise_unless_broadcast(qualname, {n: _shape(v) for n, v in arrays.items()})
+    elif qualname == "broadcast_arrays":
+        arrays = [a for a in values.get("arrays") or () if _is_array(a)]
+        _raise_unless_broadcast(qualname, {f"arrays[{i}]": _shape(a) for i, a in enumerate(arrays)})
+    elif qualname == "broadcast_to" and _is_array(values.get("x")):
+        shape = values.get("shape")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape or ())
+        s = _shape(values["x"])
+        if broadcast_shapes_or_none(s, shape) != shape:
+            raise errors.BroadcastError(f"{qualname}: x of shape {s} does not broadcast to shape {shape}")
+    elif qualname in ("matmul", "linalg.matmul", "linalg.solve", "take_along_axis"):
+        _check_batch_broadcast(qualname, values)
+
+
+def _check_batch_broadcast(qualname: str, values: dict[str, Any]) -> None:
+    """The batch dimensions of matmul/solve, or the non-``axis`` ones of take_along_axis, must broadcast."""
+    names = ("x", "indices") if qualname == "take_along_axis" else ("x1", "x2")
+    a, b = values.get(names[0]), values.get(names[1])
+    if not (_is_array(a) and _is_array(b)):
         return
-    shapes = {n: _shape(v) for n, v in arrays.items()}
-    if broadcast_shapes_or_none(*shapes.values()) is None:
-        described = ", ".join(f"{n} has shape {s}" for n, s in shapes.items())
-        raise errors.BroadcastError(f"{qualname}: shapes do not broadcast together ({described})")
+    sa, sb = _shape(a), _shape(b)
+    if qualname == "take_along_axis":
+        axis = values.get("axis", -1)
+        if len(sa) != len(sb) or not isinstance(axis, int) or not -len(sa) <= axis < len(sa):
+            return
+        axis %= len(sa)
+        batch = {names[0]: sa[:axis] + sa[axis + 1 :], names[1]: sb[:axis] + sb[axis + 1 :]}
+    else:
+        vector2 = qualname == "linalg.solve" and len(sb) == 1
+        batch = {names[0]: sa[:-2], names[1]: () if vector2 or len(sb) < 2 else sb[:-2]}
+    if broadcast_shapes_or_none(*batch.values()) is None:
+        raise errors.BroadcastError(
+            f"{qualname}: the batch dimensions of {names[0]} (shape {sa}) and {names[1]} (shape {sb}) "
+            "do not broadcast together"
+        )
 
 
 def _check_matmul(qualname: str, values: dict[str, Any]) -> None:
@@ -128,6 +235,201 @@ def _check_dtypes(qualname: str, values: dict[str, Any]) -> None:
             )
 
 
+def _check_shapes(qualname: str, values: dict[str, Any]) -> None:
+    """Shapes a function needs, other than broadcasting (stacks of matrices, concat, reshape, ...)."""
+    x = values.get("x", values.get("x1"))
+    if qualname in _SQUARE or qualname in _MATRIX:
+        if not _is_array(x):
+            return
+        s = _shape(x)
+        name = "x1" if "x1" in values else "x"
+        if len(s) < 2:
+            raise errors.ShapeError(f"{qualname}: {name} must have at least 2 dimensions, got shape {s}")
+        if qualname in _SQUARE and None not in s[-2:] and s[-1] != s[-2]:
+            raise errors.ShapeError(f"{qualname}: {name} must be square (shape (..., n, n)), got shape {s}")
+        if qualname == "linalg.solve" and _is_array(values.get("x2")):
+            s2 = _shape(values["x2"])
+            k = s2[0] if len(s2) == 1 else (s2[-2] if len(s2) > 1 else None)
+            if len(s2) == 0 or (None not in (k, s[-1]) and k != s[-1]):
+                raise errors.ShapeError(f"{qualname}: x2 of shape {s2} does not fit x1 of shape {s}")
+    elif qualname in ("concat", "stack"):
+        _check_sequence_shapes(qualname, values)
+    elif qualname == "reshape" and _is_array(x):
+        _check_reshape(values)
+    elif qualname == "squeeze" and _is_array(x):
+        s, axis = _shape(x), values.get("axis")
+        for a in axis if isinstance(axis, (tuple, list)) else (axis,):
+            if isinstance(a, int) and -len(s) <= a < len(s) and s[a] not in (1, None):
+                raise errors.ShapeError(f"squeeze: axis {a} of x (shape {s}) has size {s[a]}, not 1")
+    elif qualname == "searchsorted" and _is_array(x) and len(x.shape) != 1:
+        raise errors.ShapeError(f"searchsorted: x1 must be one-dimensional, got shape {_shape(x)}")
+    elif qualname == "linalg.cross" and _is_array(x) and _is_array(values.get("x2")):
+        axis = values.get("axis", -1)
+        for name in ("x1", "x2"):
+            s = _shape(values[name])
+            if isinstance(axis, int) and -len(s) <= axis < len(s) and s[axis] not in (3, None):
+                raise errors.ShapeError(f"{qualname}: axis {axis} of {name} (shape {s}) must have size 3")
+    elif qualname in ("vecdot", "linalg.vecdot") and _is_array(x) and _is_array(values.get("x2")):
+        s1, s2, axis = _shape(x), _shape(values["x2"]), values.get("axis", -1)
+        if isinstance(axis, int) and -min(len(s1), len(s2)) <= axis < 0 and None not in (s1[axis], s2[axis]):
+            if s1[axis] != s2[axis]:
+                raise errors.ShapeError(
+                    f"{qualname}: axis {axis} of x1 (shape {s1}) and x2 (shape {s2}) differ"
+                )
+        _raise_unless_broadcast(qualname, {"x1": s1, "x2": s2})  # the contracted axis does not broadcast
+    elif qualname == "scatter_nd":
+        _check_scatter_nd(values)
+    elif qualname == "gather_nd" and _is_array(x) and _is_array(values.get("indices")):
+        si, batch = _shape(values["indices"]), values.get("batch_dims", 0)
+        if si and isinstance(si[-1], int) and isinstance(batch, int) and si[-1] > len(x.shape) - batch:
+            raise errors.ShapeError(
+                f"gather_nd: indices (shape {si}) index {si[-1]} axes, but x (shape {_shape(x)}) has "
+                f"{len(x.shape) - batch} after its {batch} batch dimensions"
+            )
+    elif qualname == "einsum":
+        _check_einsum(values)
+
+
+def _check_sequence_shapes(qualname: str, values: dict[str, Any]) -> None:
+    arrays = values.get("arrays")
+    if not isinstance(arrays, (list, tuple)) or not arrays or not all(_is_array(a) for a in arrays):
+        return
+    shapes = [_shape(a) for a in arrays]
+    axis = values.get("axis", 0)
+    if qualname == "stack":
+        for i, s in enumerate(shapes[1:], 1):
+            if len(s) != len(shapes[0]) or any(
+                None not in (a, b) and a != b for a, b in zip(s, shapes[0], strict=True)
+            ):
+                raise errors.ShapeError(f"stack: arrays must have one shape; arrays[0] has {shapes[0]}, "
+                                        f"arrays[{i}] has {s}")  # fmt: skip
+        return
+    if axis is None:
+        return
+    for i, s in enumerate(shapes):
+        if not s:
+            raise errors.ShapeError(f"concat: arrays[{i}] is 0-d; concat needs at least one dimension")
+        if len(s) != len(shapes[0]):
+            raise errors.ShapeError(f"concat: arrays[0] has shape {shapes[0]} but arrays[{i}] has {s}")
+    if not isinstance(axis, int) or not -len(shapes[0]) <= axis < len(shapes[0]):
+        return
+    axis %= len(shapes[0])
+    for i, s in enumerate(shapes[1:], 1):
+        if any(
+            d != axis and None not in (a, b) and a != b
+            for d, (a, b) in enumerate(zip(s, shapes[0], strict=True))
+        ):
+            raise errors.ShapeError(
+                f"concat: arrays[0] (shape {shapes[0]}) and arrays[{i}] (shape {s}) differ off axis {axis}"
+            )
+
+
+def _check_reshape(values: dict[str, Any]) -> None:
+    s, shape = _shape(values["x"]), values.get("shape")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape) if isinstance(shape, (tuple, list)) else None
+    if shape is None or None in s or not all(isinstance(d, int) for d in shape):
+        return
+    size = 1
+    for d in s:
+        size *= d
+    known = 1
+    for d in shape:
+        known *= d if d != -1 else 1
+    if shape.count(-1) > 1 or any(d < -1 for d in shape):
+        raise errors.InvalidArgumentError(
+            f"reshape: shape={shape} may hold one -1 and no other negative size"
+        )
+    if (known != size) if -1 not in shape else (known == 0 or size % known):
+        raise errors.ShapeError(f"reshape: x of shape {s} ({size} elements) cannot take shape {shape}")
+
+
+def _check_scatter_nd(values: dict[str, Any]) -> None:
+    indices, updates, shape = values.get("indices"), values.get("updates"), values.get("shape")
+    if not (_is_array(indices) and _is_array(updates)) or not isinstance(shape, (tuple, list)):
+        return
+    si, su = _shape(indices), _shape(updates)
+    if si and si[-1] is not None and None not in si[:-1]:
+        expected = si[:-1] + tuple(shape[si[-1] :])
+        if su != expected:
+            raise errors.ShapeError(
+                f"scatter_nd: updates must have shape indices.shape[:-1] + shape[K:] = {expected} "
+                f"(indices {si}, shape {tuple(shape)}), got {su}"
+            )
+
+
+def _check_einsum(values: dict[str, Any]) -> None:
+    subscripts, operands = values.get("subscripts"), values.get("operands")
+    if not isinstance(subscripts, str) or "." in subscripts or not isinstance(operands, (list, tuple)):
+        return
+    spec = subscripts.replace(" ", "")
+    inputs, _, output = spec.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands) or not all(_is_array(o) for o in operands):
+        return
+    sizes: dict[str, int] = {}
+    for i, (term, op) in enumerate(zip(terms, operands, strict=True)):
+        s = _shape(op)
+        if len(term) != len(s):
+            raise errors.ShapeError(
+                f"einsum: operand {i} has {len(s)} dimensions, but '{term}' names {len(term)}"
+            )
+        for label, d in zip(term, s, strict=True):
+            if d in (None, 1):
+                continue
+            if sizes.setdefault(label, d) != d:
+                raise errors.ShapeError(
+                    f"einsum: label '{label}' has size {sizes[label]} and {d} (operand {i})"
+                )
+    missing = sorted(set(output) - set(inputs))
+    if missing:
+        raise errors.InvalidArgumentError(
+            f"einsum: output labels {missing} appear in no input of {subscripts!r}"
+        )
+
+
+def _check_at(qualname: str, values: dict[str, Any]) -> None:
+    """``hd.at(x)[index]``: index arrays must be integers or booleans; values must fit ``x[index]``."""
+    if qualname != "at":
+        return
+    from .dtypes import isdtype
+
+    index = values["index"] if isinstance(values["index"], tuple) else (values["index"],)
+    for item in index:
+        if _is_array(item) and not isdtype(as_hedera_dtype(item.dtype), ("integral", "bool")):
+            name = as_hedera_dtype(item.dtype).name
+            raise errors.DtypeError(f"at: index arrays must have an integer or boolean dtype, got {name}")
+    v = values.get("values")
+    if not _is_array(v):
+        return
+    try:
+        target = _shape(values["namespace"].index_get(values["x"], values["index"]))
+    except Exception:
+        return  # the index itself is at fault; the framework's error says how
+    if broadcast_shapes_or_none(_shape(v), target) != target:
+        raise errors.BroadcastError(
+            f"at: values of shape {_shape(v)} do not broadcast to x[index]'s shape {target}"
+        )
+
+
+def _negative(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v < 0
+
+
+def _check_sizes(qualname: str, values: dict[str, Any]) -> None:
+    """Sizes and counts that must not be negative (or zero, arange's step)."""
+    shape = values.get("shape")
+    if qualname in ("zeros", "ones", "empty", "full", "scatter_nd", "broadcast_to") and shape is not None:
+        dims = (shape,) if isinstance(shape, int) else shape if isinstance(shape, (tuple, list)) else ()
+        if any(_negative(d) for d in dims):
+            raise errors.InvalidArgumentError(f"{qualname}: shape={shape!r} has a negative size")
+    for name in {"eye": ("n_rows", "n_cols"), "linspace": ("num",), "one_hot": ("num_classes",),
+                 "fft.fftfreq": ("n",), "fft.rfftfreq": ("n",)}.get(qualname, ()):  # fmt: skip
+        if _negative(values.get(name)):
+            raise errors.InvalidArgumentError(f"{qualname}: {name} must be non-negative, got {values[name]}")
+    if qualname == "arange" and values.get("step") == 0:
+        raise errors.InvalidArgumentError("arange: step must not be zero")
+
+
 def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
     """Raise the hedera error that explains ``exc``, if the arguments show one; else return.
 
@@ -136,7 +438,15 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
     """
     if isinstance(exc, errors.HederaError):
         return
-    for check in (_check_axes, _check_broadcast, _check_matmul, _check_dtypes):
+    for check in (
+        _check_axes,
+        _check_broadcast,
+        _check_matmul,
+        _check_shapes,
+        _check_sizes,
+        _check_dtypes,
+        _check_at,
+    ):
         try:
             check(qualname, values)
         except errors.HederaError as found:

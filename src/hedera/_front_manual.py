@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import dtypes as _dtypes
+from ._diagnose import diagnose as _diagnose
 from ._dispatch import backend_name_of_type, current_namespace, load_backend, resolve
 from ._typing import Array, DeviceLike, DTypeLike
 from .dtypes import DType, as_hedera_dtype
@@ -169,11 +170,20 @@ class _IndexUpdate:
 
     def _apply(self, values: Any, op: str) -> Array:
         ns = resolve("at", (self._x, values), ("x", "values"))
-        return ns.index_update(self._x, self._index, values, op=op)
+        try:
+            return ns.index_update(self._x, self._index, values, op=op)
+        except Exception as e:
+            _diagnose(e, "at", {"x": self._x, "index": self._index, "values": values, "namespace": ns})
+            raise
 
     def get(self) -> Array:
         """``x[index]``."""
-        return resolve("at", (self._x,), ("x",)).index_get(self._x, self._index)
+        ns = resolve("at", (self._x,), ("x",))
+        try:
+            return ns.index_get(self._x, self._index)
+        except Exception as e:
+            _diagnose(e, "at", {"x": self._x, "index": self._index, "namespace": ns})
+            raise
 
     def set(self, values: Any) -> Array:
         """A copy of ``x`` with ``x[index] = values``."""

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import dtypes as _hd_dtypes
-from ..errors import InvalidArgumentError, InvalidAxisError
+from ..errors import DtypeError, InvalidArgumentError, InvalidAxisError
 
 _KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps": "gpu"}
 
@@ -228,3 +228,21 @@ def check_pad_mode(mode: str) -> None:
 def check_index_update_op(op: str) -> None:
     if op not in ("set", "add", "multiply", "min", "max"):
         raise InvalidArgumentError(f"op: expected one of 'set', 'add', 'multiply', 'min', 'max', got {op!r}")
+
+
+_INTEGER_KINDS = ("signed integer", "unsigned integer")
+
+
+def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
+    """Raise ``DtypeError`` unless the array ``indices`` has an integer dtype.
+
+    Frameworks cast float (and boolean) index arrays to integers silently (``torch``,
+    ``tf.gather``), which truncates ``0.7`` to ``0``; hedera refuses them on every backend.
+    Python ints and other non-arrays pass unchecked (the backend reads them).
+    """
+    dtype = getattr(indices, "dtype", None)
+    if dtype is None:
+        return
+    d = _hd_dtypes.as_hedera_dtype(dtype)
+    if d.kind not in _INTEGER_KINDS:
+        raise DtypeError(f"{fname}: {argname} must have an integer dtype, got {d.name}")

@@ -7,12 +7,14 @@ which it skips for traced inputs.
 
 from __future__ import annotations
 
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
+from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
 from ._core import default_float, default_int, native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -49,24 +51,33 @@ def _batch_index(x_shape, indices, batch_dims):
 
 def gather_nd(x, indices, /, *, batch_dims=0):
     """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend)."""
+    check_integer_indices("gather_nd", "indices", indices)
     indices = jnp.asarray(indices)
     return x[_batch_index(x.shape, indices, batch_dims)]
 
 
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeated indices summed)."""
+    check_integer_indices("scatter_nd", "indices", indices)
     updates = jnp.asarray(updates)
     index = tuple(jnp.moveaxis(jnp.asarray(indices), -1, 0))
     return jnp.zeros(tuple(shape), dtype=updates.dtype).at[index].add(updates)
 
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
-    """``log(sum(exp(x), axis))``, computed stably (``jax.nn.logsumexp``)."""
+    """``log(sum(exp(x), axis))``, computed stably (``jax.nn.logsumexp``).
+
+    Integer and boolean ``x`` is cast to the default floating dtype first (JAX would keep int8 as
+    float32 but int64 as float64).
+    """
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        x = x.astype(default_float())
     return jax.nn.logsumexp(x, axis=axis, keepdims=keepdims)
 
 
 def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     """One-hot encoding; out-of-range indices give all-zero rows; ``dtype`` defaults to the default float."""
+    check_integer_indices("one_hot", "indices", indices)  # a float 0.7 would match no class
     axis = normalize_axis(axis, jnp.ndim(indices) + 1)
     dt = native_dtype(dtype)
     return jax.nn.one_hot(indices, num_classes, dtype=default_float() if dt is None else dt, axis=axis)
@@ -84,12 +95,23 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
 
 
 def split(x, indices_or_sections, /, *, axis=0):
-    """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence)."""
-    if isinstance(indices_or_sections, int) and x.shape[axis] % indices_or_sections:
-        raise InvalidArgumentError(
-            f"indices_or_sections: {indices_or_sections} does not divide axis {axis} of size {x.shape[axis]}"
-        )
-    return tuple(jnp.split(x, indices_or_sections, axis=axis))
+    """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence).
+
+    Indices are read as NumPy reads them: piece ``i`` is ``x[idx[i-1]:idx[i]]`` with Python's slice
+    rules, so negative indices count from the end and decreasing ones give empty pieces.
+    """
+    n = x.shape[normalize_axis(axis, x.ndim)]
+    if isinstance(indices_or_sections, int):
+        if indices_or_sections <= 0 or n % indices_or_sections:
+            raise InvalidArgumentError(
+                f"indices_or_sections: {indices_or_sections} does not divide axis {axis} of size {n}"
+            )
+        return tuple(jnp.split(x, indices_or_sections, axis=axis))
+    # by slicing: jnp.split turns the indices into sizes, and rejects the negative ones that
+    # negative, out-of-range or decreasing indices give
+    bounds = [0, *(int(i) for i in indices_or_sections), n]
+    head = (slice(None),) * normalize_axis(axis, x.ndim)
+    return tuple(x[(*head, slice(a, b))] for a, b in itertools.pairwise(bounds))
 
 
 def top_k(x, k, /, *, axis=-1, largest=True):

@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 
 from ...errors import InvalidArgumentError
-from .._common import check_index_update_op
+from .._common import check_index_update_op, check_integer_indices
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
@@ -22,10 +22,12 @@ def take(x, indices, /, *, axis=None):
         if x.ndim != 1:
             raise InvalidArgumentError("take: axis must be given for arrays of more than one dimension")
         axis = 0
+    check_integer_indices("take", "indices", indices)  # jnp.take casts booleans
     return jnp.take(x, indices, axis=axis)
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
+    check_integer_indices("take_along_axis", "indices", indices)
     return jnp.take_along_axis(x, indices, axis=axis)
 
 

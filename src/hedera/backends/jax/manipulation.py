@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from .._common import check_integer_indices
+
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
     "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
@@ -15,7 +17,6 @@ expand_dims = jnp.expand_dims
 flip = jnp.flip
 moveaxis = jnp.moveaxis
 permute_dims = jnp.permute_dims
-repeat = jnp.repeat
 reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=True is moot
 roll = jnp.roll
 squeeze = jnp.squeeze
@@ -26,3 +27,8 @@ unstack = jnp.unstack
 
 def broadcast_arrays(*arrays):
     return tuple(jnp.broadcast_arrays(*arrays))  # a tuple, where JAX returns a list
+
+
+def repeat(x, repeats, /, *, axis=None):
+    check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
+    return jnp.repeat(x, repeats, axis=axis)

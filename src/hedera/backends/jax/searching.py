@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from .._common import check_integer_indices
 from ._core import default_int
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -17,6 +18,7 @@ where = jnp.where
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     # JAX returns int32 indices even in 64-bit mode; the standard wants the default integer dtype
+    check_integer_indices("searchsorted", "sorter", sorter)
     out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
     dt = default_int()
     return out if out.dtype == dt else out.astype(dt)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._common import check_pad_mode, normalize_axis, normalize_pad_width
 from ..numpy import extras as _ref
-from ._core import host, native_dtype
+from ._core import default_float, host, native_dtype
 from .elementwise import FLOATS, MAX_NDIM, axes, native_ok
 from .statistical import cumulative_prod, cumulative_sum
 from .statistical import sum as _sum
@@ -41,7 +41,12 @@ def einsum(subscripts, /, *operands):
 
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
-    """``log(sum(exp(x), axis))``, shifted by the maximum (MXNet's kernels for non-empty floats)."""
+    """``log(sum(exp(x), axis))``, shifted by the maximum (MXNet's kernels for non-empty floats).
+
+    Integer and boolean ``x`` is cast to the default floating dtype first, as on every backend.
+    """
+    if x.dtype not in FLOATS:
+        x = x.astype(default_float())
     if not native_ok(x) or axis == ():
         return _logsumexp(x, axis=axis, keepdims=keepdims)
     axis = axes(axis, x.ndim)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as _hd
+from ...errors import DtypeError
 from ._core import check_device, native_dtype
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -12,7 +13,13 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 def astype(x, dtype, /, *, copy=True, device=None):
     check_device(device)
-    return x.astype(native_dtype(dtype), copy=copy)
+    dt = native_dtype(dtype)
+    if x.dtype.kind == "c" and dt.kind != "c":  # NumPy would drop the imaginary part
+        raise DtypeError(
+            f"astype: casting complex {x.dtype} to real {dt} is not allowed by the standard; "
+            "take real(x) or abs(x) first"
+        )
+    return x.astype(dt, copy=copy)
 
 
 def _dtype_of(value):

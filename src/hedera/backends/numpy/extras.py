@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
+from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
 from ._core import native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -54,6 +54,7 @@ def gather_nd(x, indices, /, *, batch_dims=0):
     first ``K`` axes of ``x`` after its ``batch_dims`` leading (batch) axes. The
     result has shape ``(*batch, *outer, *x.shape[batch_dims + K:])``.
     """
+    check_integer_indices("gather_nd", "indices", indices)
     indices = np.asarray(indices)
     return x[_batch_index(np.shape(x), indices, batch_dims)]
 
@@ -64,13 +65,19 @@ def scatter_nd(indices, updates, shape, /):
     ``indices`` has shape ``(*outer, K)`` and ``updates`` ``(*outer, *shape[K:])``;
     repeated indices are summed.
     """
+    check_integer_indices("scatter_nd", "indices", indices)
     out = np.zeros(shape, dtype=np.asarray(updates).dtype)
     np.add.at(out, tuple(np.moveaxis(np.asarray(indices), -1, 0)), updates)
     return out
 
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
-    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
+    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum).
+
+    Integer and boolean ``x`` is cast to the default floating dtype first (as torch does).
+    """
+    if x.dtype.kind in "biu":  # (the -inf initial below does not fit an integer)
+        x = x.astype(np.float64)
     m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)  # initial: empty sums give -inf
     m = np.where(np.isfinite(m), m, np.zeros_like(m))  # (not 0: numpy < 2 would promote by value)
     out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
@@ -83,6 +90,9 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     Out-of-range indices give all-zero rows. ``dtype`` defaults to the backend's
     default floating dtype.
     """
+    check_integer_indices("one_hot", "indices", indices)  # a float 0.7 would match no class
+    if num_classes < 0:  # np.arange would give no classes
+        raise InvalidArgumentError(f"one_hot: num_classes must be non-negative, got {num_classes}")
     out = np.expand_dims(indices, -1) == np.arange(num_classes)
     out = out.astype(native_dtype(dtype) or np.float64)
     return np.moveaxis(out, -1, normalize_axis(axis, np.ndim(indices) + 1))
@@ -101,7 +111,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
 
 def split(x, indices_or_sections, /, *, axis=0):
     """Split ``x`` along ``axis`` into equal sections (an int) or at the given indices (a sequence)."""
-    if isinstance(indices_or_sections, int) and np.shape(x)[axis] % indices_or_sections:
+    sections = indices_or_sections
+    if isinstance(sections, int) and (sections <= 0 or np.shape(x)[axis] % sections):
         raise InvalidArgumentError(
             f"indices_or_sections: {indices_or_sections} does not divide axis {axis} "
             f"of size {np.shape(x)[axis]}"

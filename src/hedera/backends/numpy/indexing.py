@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._common import check_index_update_op
+from ...errors import InvalidArgumentError
+from .._common import check_index_update_op, check_integer_indices
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
+    check_integer_indices("take_along_axis", "indices", indices)  # numpy casts booleans
     return np.take_along_axis(x, indices, axis)  # numpy < 2 has no default axis
 
 
 def take(x, indices, /, *, axis=None):
+    check_integer_indices("take", "indices", indices)  # numpy casts booleans
     if axis is None and np.ndim(x) != 1:
-        raise ValueError("axis: must be given for arrays of more than one dimension")
+        raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")
     if getattr(indices, "dtype", None) == np.uint64:  # numpy < 2 will not cast uint64 to intp
         indices = np.asarray(indices).astype(np.intp)
     return np.take(x, indices, axis=axis)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
 from ._core import native_dtype
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
@@ -27,6 +28,12 @@ def cholesky(x, /, *, upper=False):
 
 
 def cross(x1, x2, /, *, axis=-1):
+    # np.cross also takes 2-element vectors (giving a scalar z); the standard: size 3 only
+    if np.shape(x1)[axis] != 3 or np.shape(x2)[axis] != 3:
+        raise ShapeError(
+            f"linalg.cross: axis {axis} of x1 (shape {np.shape(x1)}) and x2 (shape {np.shape(x2)}) "
+            "must have size 3"
+        )
     return np.cross(x1, x2, axis=axis)
 
 

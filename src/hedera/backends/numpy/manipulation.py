@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import InvalidArgumentError
+from .._common import check_integer_indices
 
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -36,6 +37,7 @@ def permute_dims(x, /, axes):
 
 
 def repeat(x, repeats, /, *, axis=None):
+    check_integer_indices("repeat", "repeats", repeats)  # numpy casts booleans
     return np.repeat(x, repeats, axis=axis)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._common import check_integer_indices
 from .elementwise import _VALUE_BASED, _standard_operands
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -34,4 +35,5 @@ def nonzero(x, /):
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    check_integer_indices("searchsorted", "sorter", sorter)
     return np.searchsorted(x1, x2, side=side, sorter=sorter)

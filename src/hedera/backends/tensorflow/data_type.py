@@ -32,9 +32,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if x.dtype is dt:
         out = tf.identity(x) if copy else x
     elif x.dtype.is_complex and not dt.is_complex:
-        # the standard leaves complex -> real unspecified; TF would drop the imaginary part
-        # silently for floats and refuse bool: follow NumPy (real part; nonzero for bool)
-        out = tf.not_equal(x, tf.zeros((), x.dtype)) if dt is tf.bool else tf.cast(tf.math.real(x), dt)
+        # the standard: not permitted, to bool either (TF would drop the imaginary part silently)
+        raise DtypeError(
+            f"astype: casting complex {x.dtype.name} to real {dt.name} is not allowed by the standard; "
+            "take real(x) or abs(x) first"
+        )
     elif dt is tf.bool:
         out = tf.not_equal(x, tf.zeros((), x.dtype))
     else:

@@ -11,7 +11,14 @@ import numpy as np
 import tensorflow as tf
 
 from ...errors import InvalidArgumentError, UnsupportedError
-from .._common import TopKResult, check_pad_mode, normalize_axes, normalize_axis, normalize_pad_width
+from .._common import (
+    TopKResult,
+    check_integer_indices,
+    check_pad_mode,
+    normalize_axes,
+    normalize_axis,
+    normalize_pad_width,
+)
 from ._core import DEFAULT_FLOAT, INEXACT, native_dtype, ndim, promote, promote_many, shape_list
 from .sorting import order_along
 from .statistical import cumulative_prod, cumulative_sum
@@ -62,11 +69,13 @@ def einsum(subscripts, /, *operands):
 
 def gather_nd(x, indices, /, *, batch_dims=0):
     """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend for shapes)."""
+    check_integer_indices("gather_nd", "indices", indices)
     return tf.gather_nd(x, indices, batch_dims=batch_dims)
 
 
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
+    check_integer_indices("scatter_nd", "indices", indices)
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
         indices, updates = indices[None], updates[None]
     if updates.dtype is tf.bool:  # no bool kernel: adding booleans is OR
@@ -75,7 +84,12 @@ def scatter_nd(indices, updates, shape, /):
 
 
 def logsumexp(x, /, *, axis=None, keepdims=False):
-    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum)."""
+    """``log(sum(exp(x), axis))``, computed stably (shifted by the maximum).
+
+    Integer and boolean ``x`` is cast to the default floating dtype first (as torch does).
+    """
+    if x.dtype not in INEXACT:  # TF has no integer kernel
+        x = tf.cast(x, DEFAULT_FLOAT)
     return tf.reduce_logsumexp(x, axis=list(normalize_axes(axis, ndim(x))), keepdims=keepdims)
 
 
@@ -84,6 +98,7 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
 
     Out-of-range indices give all-zero rows. ``dtype`` defaults to float32 (the default float).
     """
+    check_integer_indices("one_hot", "indices", indices)  # the cast below would truncate floats
     dt = native_dtype(dtype) or DEFAULT_FLOAT
     axis = normalize_axis(axis, ndim(indices) + 1)
     if indices.dtype not in (tf.uint8, tf.int8, tf.int32, tf.int64):

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
-from .._common import check_index_update_op, normalize_axis
+from ...errors import DtypeError, InvalidArgumentError
+from .._common import check_index_update_op, check_integer_indices, normalize_axis
 from ._core import INTEGER, broadcast_shape, constant, ndim, shape_list, size
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
@@ -47,6 +47,7 @@ def take(x, indices, /, *, axis=None):
             raise InvalidArgumentError("take: axis must be given for arrays of other than one dimension")
         axis = 0
     axis = normalize_axis(axis, rank)
+    check_integer_indices("take", "indices", indices)  # _wrap_negative would cast floats
     indices = _wrap_negative(_as_index_tensor(indices), shape_list(x)[axis])
     return tf.gather(x, indices, axis=axis)
 
@@ -55,6 +56,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
     """Elements of ``x`` at ``indices`` along ``axis``; the other axes of both broadcast together."""
     rank = ndim(x)
     axis = normalize_axis(axis, rank)
+    check_integer_indices("take_along_axis", "indices", indices)  # _wrap_negative would cast floats
     indices = _as_index_tensor(indices)
     if ndim(indices) != rank:
         raise InvalidArgumentError(
@@ -121,9 +123,7 @@ def _advanced_get(x, key):
                 consumed += t.shape.rank
             else:
                 if t.dtype not in INTEGER:
-                    raise InvalidArgumentError(
-                        f"index: array indices must be integers or booleans, got {t.dtype.name}"
-                    )
+                    raise DtypeError(f"index: array indices must be integers or booleans, got {t.dtype.name}")
                 items.append(("array", t))
                 consumed += 1
         else:

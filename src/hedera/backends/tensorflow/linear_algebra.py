@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError, ShapeError
+from ...errors import DtypeError, InvalidAxisError, ShapeError
 from .._common import normalize_axis
 from ._core import DTypeSet, broadcast_shape, ndim, promote, shape_list
 
@@ -28,7 +28,7 @@ def _matmul_dtype(x1, x2):
     if dtype is tf.uint64:
         return tf.bitcast(x1, tf.int64), tf.bitcast(x2, tf.int64), lambda out: tf.bitcast(out, tf.uint64)
     if dtype is tf.bool:
-        raise InvalidArgumentError("matmul: boolean arrays are not supported (the standard requires numbers)")
+        raise DtypeError("matmul: boolean arrays are not supported (the standard requires numbers)")
     return tf.cast(x1, tf.int64), tf.cast(x2, tf.int64), lambda out: tf.cast(out, dtype)
 
 
@@ -51,7 +51,7 @@ def matmul(x1, x2, /):
 def matrix_transpose(x, /):
     """Each matrix of ``x`` transposed (the last two axes swapped)."""
     if ndim(x) < 2:
-        raise InvalidArgumentError("matrix_transpose: x must have at least two dimensions")
+        raise ShapeError("matrix_transpose: x must have at least two dimensions")
     return tf.linalg.matrix_transpose(x)
 
 
@@ -60,12 +60,12 @@ def tensordot(x1, x2, /, *, axes=2):
     r1, r2 = ndim(x1), ndim(x2)
     if isinstance(axes, int):
         if axes < 0 or axes > min(r1, r2):
-            raise InvalidArgumentError(f"tensordot: axes={axes} must be in [0, {min(r1, r2)}]")
+            raise InvalidAxisError(f"tensordot: axes={axes} must be in [0, {min(r1, r2)}]")
         a1, a2 = list(range(r1 - axes, r1)), list(range(axes))
     else:
         a1, a2 = list(axes[0]), list(axes[1])
         if len(a1) != len(a2):
-            raise InvalidArgumentError("tensordot: the two sequences of axes must have the same length")
+            raise InvalidAxisError("tensordot: the two sequences of axes must have the same length")
         a1 = [normalize_axis(a, r1, "axes") for a in a1]
         a2 = [normalize_axis(a, r2, "axes") for a in a2]
     s1, s2 = x1.shape.as_list(), x2.shape.as_list()
@@ -81,10 +81,15 @@ def tensordot(x1, x2, /, *, axes=2):
 def vecdot(x1, x2, /, *, axis=-1):
     """``sum(conj(x1) * x2, axis)`` after broadcasting (``axis`` counts in the broadcast shape)."""
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
+    s1, s2 = x1.shape.as_list(), x2.shape.as_list()
+    if isinstance(axis, int) and -min(len(s1), len(s2)) <= axis < 0 and None not in (s1[axis], s2[axis]):
+        if s1[axis] != s2[axis]:  # before broadcasting, which would name the wrong problem
+            raise ShapeError(
+                f"vecdot: x1 and x2 must have the same size along axis {axis}, got {s1[axis]} and {s2[axis]}"
+            )
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     rank = len(shape) if isinstance(shape, list) else int(shape.shape[0])
     axis = normalize_axis(axis, rank)
-    s1, s2 = x1.shape.as_list(), x2.shape.as_list()
     k1, k2 = (
         s1[axis - rank] if axis - rank >= -len(s1) else 1,
         s2[axis - rank] if axis - rank >= -len(s2) else 1,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
-from .._common import normalize_axes, normalize_axis
+from ...errors import InvalidArgumentError, InvalidAxisError, ShapeError
+from .._common import check_integer_indices, normalize_axes, normalize_axis
 from ._core import broadcast_shape, ndim, promote_many, shape_list
 
 __all__ = [
@@ -70,7 +70,7 @@ def moveaxis(x, source, destination, /):
     src = [normalize_axis(a, rank, "source") for a in src]
     dst = [normalize_axis(a, rank, "destination") for a in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise InvalidArgumentError("moveaxis: repeated axes")
+        raise InvalidAxisError("moveaxis: repeated axes")
     order = [a for a in range(rank) if a not in src]
     for d, s in sorted(zip(dst, src, strict=False)):
         order.insert(d, s)
@@ -82,7 +82,7 @@ def permute_dims(x, /, axes):
     rank = ndim(x)
     axes = [normalize_axis(a, rank, "axes") for a in axes]
     if sorted(axes) != list(range(rank)):
-        raise InvalidArgumentError(f"permute_dims: axes {axes} are not a permutation of {rank} axes")
+        raise InvalidAxisError(f"permute_dims: axes {axes} must name each axis of x ({rank} axes) once")
     return tf.transpose(x, axes)
 
 
@@ -95,6 +95,7 @@ def repeat(x, repeats, /, *, axis=None):
         x, axis = tf.reshape(x, [-1]), 0
     else:
         axis = normalize_axis(axis, ndim(x))
+    check_integer_indices("repeat", "repeats", repeats)  # the cast below would truncate floats
     if not isinstance(repeats, int):
         repeats = tf.cast(repeats, tf.int64) if repeats.dtype is not tf.int64 else repeats
     y, undo = _as_int16(x)
@@ -127,7 +128,7 @@ def squeeze(x, /, axis):
     static = x.shape.as_list()
     for a in axes:
         if static[a] is not None and static[a] != 1:
-            raise InvalidArgumentError(f"squeeze: axis {a} has size {static[a]}, not 1")
+            raise ShapeError(f"squeeze: axis {a} of x (shape {static}) has size {static[a]}, not 1")
     if not axes:
         return x
     return tf.squeeze(x, axes)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
-from .._common import normalize_axes, normalize_axis
+from ...errors import InvalidArgumentError, ShapeError
+from .._common import check_integer_indices, normalize_axes, normalize_axis
 from ._core import DEFAULT_INDEX, REAL_FLOAT, ndim, promote
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -75,8 +75,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if side not in ("left", "right"):
         raise InvalidArgumentError(f"side: expected 'left' or 'right', got {side!r}")
     if ndim(x1) != 1:
-        raise InvalidArgumentError("searchsorted: x1 must be one-dimensional")
+        raise ShapeError(f"searchsorted: x1 must be one-dimensional, got shape {tuple(x1.shape)}")
     if sorter is not None:
+        check_integer_indices("searchsorted", "sorter", sorter)
         x1 = tf.gather(x1, sorter)
     x1, x2 = promote(x1, x2)
     if x1.dtype is tf.bool:

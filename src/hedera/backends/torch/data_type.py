@@ -16,6 +16,11 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 def astype(x, dtype, /, *, copy=True, device=None):
     dt, dev = native_dtype(dtype), native_device(device)
+    if x.dtype.is_complex and not dt.is_complex:  # torch drops the imaginary part
+        raise DtypeError(
+            f"astype: casting complex {x.dtype} to real {dt} is not allowed by the standard; "
+            "take real(x) or abs(x) first"
+        )
     if dev is None:
         return x.to(dtype=dt, copy=copy)
     return x.to(dev, dtype=dt, copy=copy)

@@ -9,7 +9,7 @@ import torch
 
 from ... import dtypes as _hd
 from ...errors import InvalidArgumentError, UnsupportedError
-from .._common import TopKResult, check_pad_mode, normalize_axis, normalize_pad_width
+from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
 from ._core import LIMITATIONS, default_float, native_dtype, promote_all, result_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -63,11 +63,13 @@ def _batch_index(x, indices, batch_dims):
 
 def gather_nd(x, indices, /, *, batch_dims=0):
     """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend)."""
+    check_integer_indices("gather_nd", "indices", indices)
     return x[_batch_index(x, indices, batch_dims)]
 
 
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices``, as ``tf.scatter_nd``; repeats sum."""
+    check_integer_indices("scatter_nd", "indices", indices)
     if indices.dtype is not torch.int64:
         indices = indices.to(torch.int64)
     zeros = torch.zeros(tuple(shape), dtype=updates.dtype, device=updates.device)
@@ -88,6 +90,7 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
 
     ``dtype`` defaults to torch's default floating dtype.
     """
+    check_integer_indices("one_hot", "indices", indices)  # a float 0.7 would match no class
     classes = torch.arange(num_classes, device=indices.device)
     out = (torch.unsqueeze(indices, -1) == classes).to(native_dtype(dtype) or default_float())
     return torch.movedim(out, -1, normalize_axis(axis, indices.ndim + 1))

@@ -6,8 +6,8 @@ import builtins
 
 import torch
 
-from ...errors import InvalidArgumentError
-from .._common import check_index_update_op, normalize_axis
+from ...errors import DtypeError, InvalidArgumentError
+from .._common import check_index_update_op, check_integer_indices, normalize_axis
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
@@ -18,7 +18,11 @@ _INDEX_DTYPES = (torch.int64, torch.int32, torch.bool)
 
 def _as_index(index):
     if isinstance(index, torch.Tensor):
-        return index if index.dtype in _INDEX_DTYPES else index.to(torch.int64)
+        if index.dtype in _INDEX_DTYPES:
+            return index
+        if index.dtype.is_floating_point or index.dtype.is_complex:  # .to(int64) would truncate
+            raise DtypeError(f"index: array indices must be integers or booleans, got {index.dtype}")
+        return index.to(torch.int64)
     if isinstance(index, tuple):
         return tuple(_as_index(i) for i in index)
     return index
@@ -66,12 +70,14 @@ def take(x, indices, /, *, axis=None):
         if x.ndim != 1:
             raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")
         axis = 0
+    check_integer_indices("take", "indices", indices)  # (a boolean tensor would select as a mask)
     axis = normalize_axis(axis, x.ndim)
     # advanced indexing takes negative indices, which torch.index_select does not
     return x[(slice(None),) * axis + (_as_index(indices),)]
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
+    check_integer_indices("take_along_axis", "indices", indices)
     if indices.dtype is not torch.int64:
         indices = indices.to(torch.int64)
     # negative indices count from the end (torch.gather would fail on them on some devices)

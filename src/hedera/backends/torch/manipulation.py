@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import normalize_axes, normalize_axis
+from .._common import check_integer_indices, normalize_axes, normalize_axis
 
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -53,6 +53,7 @@ def permute_dims(x, /, axes):
 
 
 def repeat(x, repeats, /, *, axis=None):
+    check_integer_indices("repeat", "repeats", repeats)  # .to(int64) would truncate floats
     # torch rejects short integer repeats tensors
     if isinstance(repeats, torch.Tensor) and repeats.dtype is not torch.int64:
         repeats = repeats.to(torch.int64)

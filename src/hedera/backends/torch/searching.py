@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import normalize_axes
+from .._common import check_integer_indices, normalize_axes
 from ._core import promote, promote_all, to_tensor_like
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -43,6 +43,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         x2 = to_tensor_like(x2, x1)
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
+    check_integer_indices("searchsorted", "sorter", sorter)
     if sorter is not None and sorter.dtype is not torch.int64:
         sorter = sorter.to(torch.int64)
     return torch.searchsorted(x1, x2, side=side, sorter=sorter)
