@@ -276,3 +276,10 @@ def test_numpy_behaviour_stays_off():
 def test_limitations_is_a_dict_of_reasons():
     assert isinstance(_core.LIMITATIONS, dict)
     assert all(isinstance(v, str) and v for v in _core.LIMITATIONS.values())
+
+
+def test_variance_with_correction_past_the_count_is_not_negative():
+    # N - correction < 0 is unspecified; TF divided by it, giving -1.0 for [1, 2, 3] with correction 5
+    x = t([1.0, 2.0, 3.0], np.float64)
+    assert np.isposinf(np_of(xp.var(x, correction=5))) and np.isposinf(np_of(xp.std(x, correction=3.5)))
+    assert np.isnan(np_of(xp.var(t([1.0, 1.0], np.float64), correction=3)))

@@ -254,3 +254,13 @@ def test_absent_device_raises(backend):
 def _has_gpu(backend: str) -> bool:
     devices = hd.namespace(backend).__array_namespace_info__().devices()
     return any("cpu" not in str(d).lower() for d in devices)
+
+
+def test_mean_var_std_of_integers_give_the_default_float(backend):
+    """Outside the standard (floating only), but computed alike everywhere: torch's own refuse integers."""
+    x = hd.asarray(np.array([1, 2, 4], np.int64), backend=backend)
+    default = hd.namespace(backend).__array_namespace_info__().default_dtypes()["real floating"]
+    for fn, expected in ((hd.mean, 7 / 3), (hd.var, np.var([1, 2, 4])), (hd.std, np.std([1, 2, 4]))):
+        out = fn(x)
+        assert hd.dtype(out) == dtypes.as_hedera_dtype(default), (fn.__name__, hd.dtype(out))
+        np.testing.assert_allclose(float(hd.to_numpy(out)), expected, rtol=1e-6)

@@ -9,6 +9,7 @@ exception propagates unchanged.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import errors
@@ -44,6 +45,7 @@ _ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
                  "tensordot", "vecdot", "linalg.matmul", "linalg.tensordot", "linalg.vecdot",
                  "linalg.outer", "linalg.cross", "linalg.matrix_power", "linalg.trace")},
     **{f: ("bool",) for f in ("logical_and", "logical_or", "logical_xor", "logical_not")},
+    **{f: ("real floating",) for f in ("fft.rfft", "fft.rfftn", "fft.ihfft")},
 }  # fmt: skip
 
 # functions whose array arguments broadcast together (element-wise and the like), by parameter
@@ -51,10 +53,12 @@ _BROADCASTING = {
     f.qualname for f in BY_QUALNAME.values() if f.category == "elementwise" and len(f.array_params) > 1
 } | {"where", "allclose", "isclose", "linalg.cross"}
 
+_CUMULATIVE = {"cumulative_sum", "cumulative_prod", "cumsum", "cumprod"}
+
 # linear algebra on stacks of matrices: square ones, or at least two dimensions
 _SQUARE = {"linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh",
            "linalg.matrix_power", "linalg.solve"}  # fmt: skip
-_MATRIX = {"linalg.matrix_norm", "linalg.svd", "linalg.svdvals", "linalg.qr", "linalg.pinv",
+_MATRIX = {"tril", "triu", "linalg.matrix_norm", "linalg.svd", "linalg.svdvals", "linalg.qr", "linalg.pinv",
            "linalg.matrix_rank", "linalg.matrix_transpose", "matrix_transpose", "linalg.diagonal",
            "linalg.trace"}  # fmt: skip
 
@@ -261,6 +265,32 @@ def _check_shapes(qualname: str, values: dict[str, Any]) -> None:
         for a in axis if isinstance(axis, (tuple, list)) else (axis,):
             if isinstance(a, int) and -len(s) <= a < len(s) and s[a] not in (1, None):
                 raise errors.ShapeError(f"squeeze: axis {a} of x (shape {s}) has size {s[a]}, not 1")
+    elif qualname == "take_along_axis" and _is_array(x) and _is_array(values.get("indices")):
+        if len(values["indices"].shape) != len(x.shape):
+            raise errors.ShapeError(
+                f"take_along_axis: indices (shape {_shape(values['indices'])}) must have as many dimensions "
+                f"as x (shape {_shape(x)})"
+            )
+    elif qualname in _CUMULATIVE and _is_array(x) and len(x.shape) == 0:
+        raise errors.ShapeError(f"{qualname}: x needs at least one dimension, got a 0-d array")
+    elif qualname in _CUMULATIVE and _is_array(x) and values.get("axis") is None and len(x.shape) > 1:
+        raise errors.InvalidArgumentError(f"{qualname}: axis must be given for x of shape {_shape(x)}")
+    elif qualname == "roll" and isinstance(values.get("shift"), (tuple, list)):
+        axis = values.get("axis")
+        if not isinstance(axis, (tuple, list)) or len(axis) != len(values["shift"]):
+            raise errors.InvalidArgumentError(
+                f"roll: shift={values['shift']!r} needs an axis tuple of the same length, got axis={axis!r}"
+            )
+    elif qualname in ("nonzero", "unstack") and _is_array(x) and len(x.shape) == 0:
+        cls = errors.InvalidAxisError if qualname == "unstack" else errors.ShapeError
+        raise cls(f"{qualname}: x must have at least one dimension (axis), got a 0-d array")
+    elif qualname in ("max", "min", "argmax", "argmin") and _is_array(x) and None not in _shape(x):
+        s, axis = _shape(x), values.get("axis")
+        axes = range(len(s)) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
+        if any(isinstance(a, int) and -len(s) <= a < len(s) and s[a] == 0 for a in axes) or (
+            axis is None and 0 in s
+        ):
+            raise errors.ShapeError(f"{qualname}: x (shape {s}) has no elements to reduce over axis={axis}")
     elif qualname == "searchsorted" and _is_array(x) and len(x.shape) != 1:
         raise errors.ShapeError(f"searchsorted: x1 must be one-dimensional, got shape {_shape(x)}")
     elif qualname == "linalg.cross" and _is_array(x) and _is_array(values.get("x2")):
@@ -428,6 +458,23 @@ def _check_sizes(qualname: str, values: dict[str, Any]) -> None:
             raise errors.InvalidArgumentError(f"{qualname}: {name} must be non-negative, got {values[name]}")
     if qualname == "arange" and values.get("step") == 0:
         raise errors.InvalidArgumentError("arange: step must not be zero")
+    if qualname.startswith("fft.") and isinstance(values.get("n"), int) and values["n"] < 1:
+        raise errors.InvalidArgumentError(f"{qualname}: n must be at least 1, got {values['n']}")
+    if qualname.startswith("fft.") and isinstance(values.get("s"), (tuple, list)):
+        if any(isinstance(d, int) and d < 1 and d != -1 for d in values["s"]):
+            raise errors.InvalidArgumentError(f"{qualname}: s={values['s']!r} must hold sizes of at least 1")
+    if qualname == "diff" and _negative(values.get("n")):
+        raise errors.InvalidArgumentError(f"diff: n must be non-negative, got {values['n']}")
+    reps = values.get("repetitions")
+    if qualname == "tile" and isinstance(reps, (tuple, list)) and any(_negative(r) for r in reps):
+        raise errors.InvalidArgumentError(f"tile: repetitions={reps!r} has a negative count")
+    ord_ = values.get("ord")
+    if qualname == "linalg.vector_norm" and (not isinstance(ord_, (int, float)) or isinstance(ord_, bool)):
+        raise errors.InvalidArgumentError(f"{qualname}: ord must be a number (or +-inf), got {ord_!r}")
+    if qualname == "linalg.matrix_norm" and ord_ not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
+        raise errors.InvalidArgumentError(
+            f"{qualname}: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord_!r}"
+        )
 
 
 def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:

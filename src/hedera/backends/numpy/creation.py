@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, ShapeError
 from ._core import check_device, native_dtype
 
 __all__ = [
@@ -93,11 +93,18 @@ def ones_like(x, /, *, dtype=None, device=None):
 
 
 def tril(x, /, *, k=0):
+    _check_matrices("tril", x)
     return np.tril(x, k)
 
 
 def triu(x, /, *, k=0):
+    _check_matrices("triu", x)
     return np.triu(x, k)
+
+
+def _check_matrices(fname, x):
+    if np.ndim(x) < 2:  # np.tril reads a 1-d x as a row repeated into a square matrix
+        raise ShapeError(f"{fname}: x must have at least two dimensions, got shape {np.shape(x)}")
 
 
 def zeros(shape, *, dtype=None, device=None):

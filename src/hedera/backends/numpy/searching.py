@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import ShapeError
 from .._common import check_integer_indices
 from .elementwise import _VALUE_BASED, _standard_operands
 
@@ -30,7 +31,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
 
 def nonzero(x, /):
     if np.ndim(x) == 0:
-        raise ValueError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
+        raise ShapeError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
     return tuple(np.nonzero(x))
 
 

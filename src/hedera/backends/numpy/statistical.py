@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import InvalidArgumentError, ShapeError
 from ._core import native_dtype
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 
 def _cumulative(op, identity, x, axis, dtype, include_initial):
+    if np.ndim(x) == 0:  # np.cumsum would flatten it to shape (1,)
+        raise ShapeError("x: a cumulative sum or product needs at least one dimension, got a 0-d array")
     if axis is None:
         if np.ndim(x) > 1:
-            raise ValueError("axis: must be given for arrays of more than one dimension")
+            raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")
         axis = 0
     out = op(x, axis=axis, dtype=native_dtype(dtype))
     if include_initial:

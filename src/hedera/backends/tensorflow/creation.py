@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, ShapeError
 from ._core import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -280,14 +280,14 @@ def _band_mask(x, k, upper):
 def tril(x, /, *, k=0):
     """The lower triangle of (each matrix in) ``x``: elements with ``col - row <= k``; zeros above."""
     if ndim(x) < 2:
-        raise InvalidArgumentError("tril: x must have at least two dimensions")
+        raise ShapeError("tril: x must have at least two dimensions")
     return tf.where(_band_mask(x, k, upper=False), x, tf.zeros((), x.dtype))
 
 
 def triu(x, /, *, k=0):
     """The upper triangle of (each matrix in) ``x``: elements with ``col - row >= k``; zeros below."""
     if ndim(x) < 2:
-        raise InvalidArgumentError("triu: x must have at least two dimensions")
+        raise ShapeError("triu: x must have at least two dimensions")
     return tf.where(_band_mask(x, k, upper=True), x, tf.zeros((), x.dtype))
 
 

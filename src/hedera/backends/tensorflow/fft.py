@@ -17,7 +17,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
+from ...errors import DtypeError, InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
 from ._core import COMPLEX, COMPLEX_OF, DEFAULT_FLOAT, REAL_FLOAT, native_dtype, ndim, on_device
 
@@ -44,7 +44,7 @@ def _as_real(x):
     if x.dtype in REAL_FLOAT:
         return x if x.dtype in (tf.float32, tf.float64) else tf.cast(x, tf.float32)
     if x.dtype in COMPLEX:
-        raise InvalidArgumentError(f"x: expected a real array, got {x.dtype.name}")
+        raise DtypeError(f"x: expected a real array, got {x.dtype.name}")
     return tf.cast(x, DEFAULT_FLOAT)
 
 
@@ -220,7 +220,7 @@ def irfftn(x, /, *, s=None, axes=None, norm="backward"):
 def _freq_dtype(dtype):
     dt = native_dtype(dtype) or DEFAULT_FLOAT
     if dt not in REAL_FLOAT:
-        raise InvalidArgumentError(f"dtype: expected a real floating dtype, got {dt.name}")
+        raise DtypeError(f"dtype: expected a real floating dtype, got {dt.name}")
     return dt
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...errors import DtypeError, InvalidArgumentError
+from ...errors import DtypeError, InvalidArgumentError, ShapeError
 from .._common import check_index_update_op, check_integer_indices, normalize_axis
 from ._core import INTEGER, broadcast_shape, constant, ndim, shape_list, size
 
@@ -59,7 +59,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
     check_integer_indices("take_along_axis", "indices", indices)  # _wrap_negative would cast floats
     indices = _as_index_tensor(indices)
     if ndim(indices) != rank:
-        raise InvalidArgumentError(
+        raise ShapeError(
             f"take_along_axis: indices must have as many dimensions as x ({rank}), got {ndim(indices)}"
         )
     xs, js = shape_list(x), shape_list(indices)

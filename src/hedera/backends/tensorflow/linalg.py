@@ -52,7 +52,7 @@ def det(x, /):
 def diagonal(x, /, *, offset=0):
     """The ``offset``-th diagonal of (each matrix in) ``x`` (above the main one for ``offset > 0``)."""
     if ndim(x) < 2:
-        raise InvalidArgumentError("diagonal: x must have at least two dimensions")
+        raise ShapeError("diagonal: x must have at least two dimensions")
     if x.dtype is tf.uint16:  # no uint16 kernel: move the bits as int16
         return tf.bitcast(tf.linalg.diag_part(tf.bitcast(x, tf.int16), k=offset), tf.uint16)
     rows, cols = x.shape[-2], x.shape[-1]

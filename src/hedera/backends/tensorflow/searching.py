@@ -59,9 +59,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
 def nonzero(x, /):
     """The indices of the non-zero elements: one int64 array per axis of ``x``, in row-major order."""
     if ndim(x) == 0:
-        raise InvalidArgumentError(
-            "nonzero: x must have at least one dimension (the standard disallows 0-d input)"
-        )
+        raise ShapeError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
     coords = tf.where(_nonzero_mask(x))
     return tuple(tf.unstack(coords, num=ndim(x), axis=1))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, ShapeError
 from .._common import normalize_axes, normalize_axis
 from ._core import (
     COMPLEX,
@@ -57,13 +57,25 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return tf.reduce_prod(_accumulator(x, dtype), axis=_axis(axis), keepdims=keepdims)
 
 
+def _check_nonempty(fname, x, axis):
+    # TF reduces an empty axis to -inf/+inf (the standard: implementation-defined); hedera raises everywhere
+    shape = x.shape.as_list() if x.shape.rank is not None else None
+    if shape is None or 0 not in shape:
+        return
+    axes = range(len(shape)) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
+    if any(isinstance(a, int) and -len(shape) <= a < len(shape) and shape[a] == 0 for a in axes):
+        raise ShapeError(f"{fname}: x (shape {tuple(shape)}) has no elements to reduce over axis={axis}")
+
+
 def max(x, /, *, axis=None, keepdims=False):
+    _check_nonempty("max", x, axis)
     if x.dtype is tf.bool:
         return tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
     return tf.reduce_max(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):
+    _check_nonempty("min", x, axis)
     if x.dtype is tf.bool:
         return tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
     return tf.reduce_min(x, axis=_axis(axis), keepdims=keepdims)
@@ -107,7 +119,8 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     else:
         squares = centered * centered
     total = tf.reduce_sum(squares, axis=axes, keepdims=keepdims)
-    return total / (_count(x, axes) - correction)
+    # N - correction below 0 would give a negative variance: 0, as NumPy and torch (inf or NaN)
+    return total / tf.maximum(_count(x, axes) - correction, tf.zeros((), total.dtype))
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
@@ -117,11 +130,11 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 def _cumulative(op, identity, x, axis, dtype, include_initial):
     rank = ndim(x)
+    if rank == 0:
+        raise ShapeError("x: a cumulative sum or product needs at least one dimension, got a 0-d array")
     if axis is None:
         if rank > 1:
             raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")
-        if rank == 0:
-            x, rank = tf.reshape(x, [1]), 1
         axis = 0
     axis = normalize_axis(axis, rank)
     x = _accumulator(x, dtype)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ...errors import InvalidArgumentError
 from .._common import normalize_axis
 from ._core import as_tensor, ndim, shape_list
 
@@ -41,6 +42,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     """
     rank = ndim(x)
     axis = normalize_axis(axis, rank)
+    if n < 0:
+        raise InvalidArgumentError(f"diff: n must be non-negative, got {n}")
     if n == 0:  # NumPy returns x as it is, without prepend/append
         return x
     parts = [x]

@@ -13,7 +13,7 @@ import math
 import torch
 
 from ... import dtypes as _hd
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, ShapeError
 from .._common import normalize_axes, normalize_axis
 from ._core import native_dtype
 
@@ -73,6 +73,8 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def mean(x, /, *, axis=None, keepdims=False):
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.mean refuses integers
+        x = x.to(torch.get_default_dtype())
     if axis == ():
         return x.clone()
     return torch.mean(x, axis, keepdims)
@@ -91,18 +93,24 @@ def min(x, /, *, axis=None, keepdims=False):
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.var refuses integers
+        x = x.to(torch.get_default_dtype())
     if axis == ():  # the deviation of each element from itself, over max(1 - correction, 0)
         return torch.zeros_like(x) / (1 - correction if correction < 1 else 0)
     return torch.var(x, axis, correction=correction, keepdim=keepdims)
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.std refuses integers
+        x = x.to(torch.get_default_dtype())
     if axis == ():
         return torch.zeros_like(x) / (1 - correction if correction < 1 else 0)
     return torch.std(x, axis, correction=correction, keepdim=keepdims)
 
 
 def _cumulative(op, identity, x, axis, dtype, include_initial):
+    if x.ndim == 0:
+        raise ShapeError("x: a cumulative sum or product needs at least one dimension, got a 0-d array")
     if axis is None:
         if x.ndim != 1:
             raise InvalidArgumentError(
