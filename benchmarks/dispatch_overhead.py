@@ -10,7 +10,9 @@ process:
 
 on inputs of 1 and of 1000 elements, and reports nanoseconds per call (min and
 median of repeats; process CPU time by default, ``--clock wall`` for wall time)
-and the overhead added by hedera. It also times
+and the overhead added by hedera. Each of these four is timed as a call of the function
+looked up once beforehand (``f(x)`` with ``f = torch.sin``), so that the difference is the
+call itself, not the spelling (see ``_bound``). It also times
 ``array_api_compat.array_namespace(x)`` (where installed), the per-call cost of
 the closest peer's namespace lookup, to compare with hedera's dispatch cost
 (front minus namespace).
@@ -236,6 +238,20 @@ def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, fl
     return min(runs), statistics.median(runs)
 
 
+def _bound(stmt: str, env: dict, slot: str) -> str:
+    """``stmt`` with its callee looked up once beforehand: ``np.sin(x)`` -> ``_native(x)``.
+
+    Times the call, not the attribute lookups that spell it. Those differ by framework for a
+    reason unrelated to dispatch: numpy, torch and jax.numpy define a module ``__getattr__``
+    (PEP 562), which stops CPython 3.11+ from specialising attribute loads on the module, so
+    ``np.sin`` costs tens of nanoseconds more to look up than ``hd.sin`` (measured separately:
+    ``module_attribute_ns`` in the summary).
+    """
+    callee, paren, rest = stmt.partition("(")
+    env[slot] = eval(callee, env)
+    return f"{slot}{paren}{rest}"
+
+
 def _is_alias(env: dict, native_stmt: str, name: str) -> bool:
     """Whether ``hd.namespace(backend).<name>`` is the very function the native statement calls."""
     try:
@@ -263,18 +279,18 @@ def measure(
                 for name, (front, natives, one_to_one) in CASES.items():
                     native = natives[backend]
                     namespace_stmt = front.replace("hd.", "ns.", 1)
-                    for stmt in (native, front, namespace_stmt):
+                    python_stmt = front.replace("hd.", "hdpy.", 1)
+                    for stmt in (native, front, namespace_stmt, python_stmt):
                         eval(stmt, env)  # warm up: caches, jit dispatch tables, lazy imports
-                    n_min, n_med = _time(native, env, repeat, target_s)
-                    h_min, h_med = _time(front, env, repeat, target_s)
-                    s_min, _ = _time(namespace_stmt, env, repeat, target_s)
+                    n_min, n_med = _time(_bound(native, env, "_native"), env, repeat, target_s)
+                    h_min, h_med = _time(_bound(front, env, "_front"), env, repeat, target_s)
+                    s_min, _ = _time(_bound(namespace_stmt, env, "_namespace"), env, repeat, target_s)
                     aliased = one_to_one and _is_alias(env, native, name)
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
                     if _fastpath.enabled():
-                        python_stmt = front.replace("hd.", "hdpy.", 1)
-                        eval(python_stmt, env)
-                        row.python_front_min_ns = _time(python_stmt, env, repeat, target_s)[0]
+                        python_call = _bound(python_stmt, env, "_python")
+                        row.python_front_min_ns = _time(python_call, env, repeat, target_s)[0]
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
                         row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
@@ -402,21 +418,25 @@ def _median_ratio(pairs: list[tuple[float | None, float | None]]) -> float | Non
     return statistics.median(ratios) if ratios else None
 
 
-def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[str, float]:
-    """Per backend: what one empty Python function around the native call adds (ns, 1 element).
+def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[str, dict[str, float]]:
+    """Per backend, ns per call on 1 element: what one empty Python function around the native
+    call adds (``frame``), and what looking the native function up on its module costs
+    (``module_attribute``: ``np.square(x)`` as usually written, against a bound ``square(x)``).
 
-    The floor of any dispatch layer written in Python. It differs by framework: a call into
-    JAX or TensorFlow from one more Python frame costs them more than it costs NumPy or torch.
+    The frame is the floor of any dispatch layer written in Python; it differs by framework: a
+    call into JAX or TensorFlow from one more Python frame costs them more than NumPy or torch.
     """
     out = {}
     for backend in backends:
         env = _environment(backend, 1)
         env["square"] = hd.namespace(backend).square
+        written = f"{_MODULE[backend]}.square(x)"
         exec("def wrapper(x):\n    return square(x)", env)
         eval("wrapper(x)", env)
         direct, _ = _time("square(x)", env, repeat, target_s)
         wrapped, _ = _time("wrapper(x)", env, repeat, target_s)
-        out[backend] = wrapped - direct
+        as_written, _ = _time(written, env, repeat, target_s)
+        out[backend] = {"frame": wrapped - direct, "module_attribute": as_written - direct}
     return out
 
 
@@ -443,7 +463,8 @@ def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] |
             "keras": _median_ratio([(r.keras_min_ns, r.keras_native_min_ns) for r in mine_all]),
         }
         if frames and backend in frames:
-            entry["python_frame_ns"] = frames[backend]
+            entry["python_frame_ns"] = frames[backend]["frame"]
+            entry["module_attribute_ns"] = frames[backend]["module_attribute"]
         if backend in peers:
             entry["array_api_compat_lookup_ns"] = peers[backend]
             entry["compat_over_hedera_dispatch"] = peers[backend] / max(dispatch, 1.0)

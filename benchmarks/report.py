@@ -366,6 +366,16 @@ def _loc_table(loc: dict) -> list[str]:
 # ---- dispatch and peers -----------------------------------------------------------------------
 
 
+def added_one_to_one(d: dict, backend: str, size: int) -> dict[str, float | None]:
+    """Median ns that ``hd.f`` (C) and its Python front add to the native call, one-to-one rows."""
+    rows = [r for r in d["rows"] if r["backend"] == backend and r["size"] == size and r["one_to_one"]]
+    python = [r["python_front_min_ns"] - r["native_min_ns"] for r in rows if r.get("python_front_min_ns")]
+    return {
+        "c": statistics.median(r["added_ns"] for r in rows) if rows else None,
+        "python": statistics.median(python) if python else None,
+    }
+
+
 def _dispatch_tables(d: dict) -> list[str]:
     lines = [
         "## Per-call dispatch overhead, against the peers",
@@ -381,28 +391,41 @@ def _dispatch_tables(d: dict) -> list[str]:
         "input size; hedera's dispatch cost (`hd.f` minus `namespace.f`, median, ns); and, for "
         "scale, what one empty Python function around the native call adds on that framework "
         "(the floor of any dispatch layer written in Python; JAX and TensorFlow charge more for "
-        "a call from one more Python frame than NumPy and torch do):",
+        "a call from one more Python frame than NumPy and torch do). hedera's fronts run in C "
+        "(`fast_path` below); the *Python fronts* column is what they add without the extension. "
+        "Native, `hd.f`, namespace and Python-front calls are timed on the function looked up "
+        "once (`f(x)`, `f = torch.sin`). Looking it up as usually written costs extra on "
+        "numpy, torch and jax.numpy, whose module `__getattr__` (PEP 562) stops CPython from "
+        "specialising the attribute load: the *module attribute* column, `np.square(x)` minus "
+        "a bound `square(x)`.",
+        "",
+        f"C fast path in use: {d.get('fast_path', False)}.",
         "",
         "| backend | elements | hedera | namespace | array-api-compat | EagerPy | keras.ops "
-        "| hedera dispatch ns | one Python frame ns |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| hedera dispatch ns | added ns, one-to-one (C) | added ns, one-to-one (Python fronts) "
+        "| one Python frame ns | module attribute ns |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size in sorted({r["size"] for r in d["rows"]}):
         ratios = peer_ratios(d, size)
         for backend, s in d["summary"].items():
             r = ratios[backend]
+            added = added_one_to_one(d, backend, size)
             lines.append(
                 f"| {backend} | {size} | {_f(r.get('hedera'))} | {_f(r.get('namespace'))} | "
                 f"{_f(r.get('compat'))} | {_f(r.get('eagerpy'))} | {_f(r.get('keras'))} | "
-                f"{_f(s.get('median_dispatch_ns'), '.0f')} | {_f(s.get('python_frame_ns'), '.0f')} |"
+                f"{_f(s.get('median_dispatch_ns'), '.0f')} | {_f(added['c'], '.0f')} | "
+                f"{_f(added['python'], '.0f')} | {_f(s.get('python_frame_ns'), '.0f')} | "
+                f"{_f(s.get('module_attribute_ns'), '.0f')} |"
             )
     lines.append("")
     for size in sorted({r["size"] for r in d["rows"]}):
         lines += [
             f"### {size}-element inputs (ns per call)",
             "",
-            "| backend | function | native | hd.f | namespace.f | added | compat | EagerPy | keras.ops |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| backend | function | native | hd.f | namespace.f | added | Python front | compat | EagerPy "
+            "| keras.ops |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in d["rows"]:
             if r["size"] != size:
@@ -411,7 +434,8 @@ def _dispatch_tables(d: dict) -> list[str]:
             lines.append(
                 f"| {r['backend']} | {r['function']}{star} | {r['native_min_ns']:.0f} | "
                 f"{r['hedera_min_ns']:.0f} | {r['namespace_min_ns']:.0f} | {r['added_ns']:+.0f} | "
-                f"{_f(r.get('compat_min_ns'), '.0f')} | {_f(r.get('eagerpy_min_ns'), '.0f')} | "
+                f"{_f(r.get('python_front_min_ns'), '.0f')} | {_f(r.get('compat_min_ns'), '.0f')} | "
+                f"{_f(r.get('eagerpy_min_ns'), '.0f')} | "
                 f"{_f(r.get('keras_min_ns'), '.0f')} |"
             )
         lines.append("")
