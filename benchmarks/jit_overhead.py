@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 import timeit
+import types
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -104,6 +105,13 @@ def cases(backend: str) -> dict[str, tuple[Callable, dict[str, Any], tuple, dict
     }
 
 
+def fresh_copy(f: Callable) -> Callable:
+    """``f`` with a code object of its own: torch.compile keeps its compiled code per code object,
+    so that two compilations of one ``f`` (native and hd.jit) would share one cache, and the one
+    compiled second would pay for checking the other's guards on every call."""
+    return types.FunctionType(f.__code__.replace(), f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+
+
 def native_compile(backend: str, f: Callable, static_argnums: int | None, torch_options: dict) -> Callable:
     """The framework's compiler on ``f``, as ``hd.jit`` calls it by default."""
     if backend == "jax":
@@ -156,8 +164,9 @@ def measure(
     for backend in backends:
         sync = sync_for(backend)
         for name, (f, options, args, kw) in cases(backend).items():
-            native = native_compile(backend, f, options.get("static_argnums"), torch_options)
-            ours = hd.jit(f, **options, backend_options={"torch": torch_options})
+            static_argnums = options.get("static_argnums")
+            native = native_compile(backend, fresh_copy(f), static_argnums, torch_options)
+            ours = hd.jit(fresh_copy(f), **options, backend_options={"torch": torch_options})
             for _ in range(3):  # compile, and settle torch's guards
                 sync(native(*args, **kw)), sync(ours(*args, **kw))
             times = time_pair(

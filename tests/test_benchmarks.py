@@ -67,6 +67,19 @@ def test_library_overhead_quick(backend, tmp_path):
     assert backend in result["dispatch_ns"]
 
 
+def test_jit_overhead_quick(backend, tmp_path, capsys):
+    require_backend(backend)
+    bench = _load("jit_overhead")
+    output = tmp_path / "jit.json"
+    assert bench.main(["--quick", "--backends", backend, "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    cases = {row["case"] for row in result["rows"] if row["backend"] == backend}
+    assert cases == {"trivial", "pytree", "static", "kwargs", "two_args"}
+    assert all(row["native_min_ns"] > 0 and row["hd_jit_min_ns"] > 0 for row in result["rows"])
+    assert "median_added_ns" in result["summary"][backend]
+    assert "| backend | case |" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("framework", ["torch", "jax"])
 def test_native_baselines_equal_hedera(framework):
     """Every function of benchmarks/native/ computes what the hedera function computes."""

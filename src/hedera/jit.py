@@ -48,6 +48,9 @@ _KWARGS = object()  # separates the positional types from the keyword names in a
 _MAX_SIGNATURES = 256  # argument-type signatures remembered per Jitted (beyond: walked every call)
 _MIXED = object()  # _nest_backend's answer for arrays of two backends
 _ARRAY_BACKEND: dict[type, str] = {}  # array type -> backend name (the types met so far)
+#: a backend's per-call parts: the compiled function, whether the call sets in_jit around it, and
+#: the handler of its errors (or None)
+_Entry = tuple[Callable, bool, "Callable[[Exception, tuple, dict], None] | None"]
 
 
 def _nest_backend(items: list) -> Any:
@@ -168,11 +171,11 @@ class Jitted:
         self._options = options
         self._backend_options = backend_options
         self._compiled: dict[str, Callable] = {}
-        # backend -> (compiled function, whether the call sets in_jit around it)
-        self._entries: dict[str, tuple[Callable, bool]] = {}
+        # backend -> (compiled function, whether the call sets in_jit around it, error handler)
+        self._entries: dict[str, _Entry] = {}
         # the type of a single positional argument, or the tuple of the argument types (+ _KWARGS,
         # the keyword names, their values' types) -> _entries value
-        self._by_signature: dict[Any, tuple[Callable, bool]] = {}
+        self._by_signature: dict[Any, _Entry] = {}
         self._walked: set[Any] = set()  # signatures with nests, whose arrays are found by a walk
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -183,18 +186,22 @@ class Jitted:
         else:
             key = tuple(map(type, args))
         try:
-            compiled, sets_in_jit = self._by_signature[key]
+            compiled, sets_in_jit, diagnose = self._by_signature[key]
         except KeyError:
-            compiled, sets_in_jit = self._entry_for_call(args, kwargs, key)
+            compiled, sets_in_jit, diagnose = self._entry_for_call(args, kwargs, key)
         if not sets_in_jit:  # jax: in_jit is set inside the traced function (tracing runs f)
             return compiled(*args, **kwargs)
         token = in_jit.set(True)
         try:
             return compiled(*args, **kwargs)
+        except Exception as error:
+            if diagnose is not None:  # torch: the hedera error that f raises eagerly, if any
+                diagnose(error, args, kwargs)
+            raise
         finally:
             in_jit.reset(token)
 
-    def _entry_for_call(self, args: tuple, kwargs: dict, key: Any) -> tuple[Callable, bool]:
+    def _entry_for_call(self, args: tuple, kwargs: dict, key: Any) -> _Entry:
         """The compiled function of this call's backend; remembered by ``key`` where types decide it."""
         if self.static_argnums or self.static_argnames:
             nums, names, n = self.static_argnums, self.static_argnames, len(args)
@@ -215,12 +222,15 @@ class Jitted:
                 self._walked.add(key)
         return entry
 
-    def _entry(self, backend: str) -> tuple[Callable, bool]:
+    def _entry(self, backend: str) -> _Entry:
         try:
             return self._entries[backend]
         except KeyError:
             pass
-        entry = self._entries[backend] = (self.compiled_for(backend), not _traces_only(backend))
+        compiled = self.compiled_for(backend)
+        # a backend's compiled function may come in parts: what to call, and its error handler
+        call, diagnose = getattr(compiled, "__hedera_jit_parts__", (compiled, None))
+        entry = self._entries[backend] = (call, not _traces_only(backend), diagnose)
         return entry
 
     def _backend(self, args: tuple, kwargs: dict) -> str:

@@ -82,21 +82,30 @@ def jit(
     """
     compiled = torch.compile(f, **options)
 
+    def diagnose(error: Exception, args: tuple, kwargs: dict) -> None:
+        if not isinstance(error, HederaError):
+            diagnose_eagerly(f, error, args, kwargs)
+
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return compiled(*args, **kwargs)
-        except HederaError:
-            raise
         except Exception as error:
-            try:
-                f(*args, **kwargs)
-            except HederaError as diagnosed:
-                raise diagnosed from error
-            except Exception:
-                pass
+            diagnose(error, args, kwargs)
             raise
 
+    # hd.jit calls ``compiled`` itself, and ``diagnose`` on an error (one Python frame less per call)
+    run.__hedera_jit_parts__ = (compiled, diagnose)  # type: ignore[attr-defined]
     return run
+
+
+def diagnose_eagerly(f: Callable, error: Exception, args: tuple, kwargs: dict) -> None:
+    """Rerun ``f`` eagerly and raise the hedera error it raises (from ``error``); else return."""
+    try:
+        f(*args, **kwargs)
+    except HederaError as diagnosed:
+        raise diagnosed from error
+    except Exception:
+        pass
 
 
 def is_compiling() -> bool:
