@@ -51,6 +51,7 @@ _ARRAY_BACKEND: dict[type, str] = {}  # array type -> backend name (the types me
 #: a backend's per-call parts: the compiled function, whether the call sets in_jit around it, and
 #: the handler of its errors (or None)
 _Entry = tuple[Callable, bool, "Callable[[Exception, tuple, dict], None] | None"]
+_WALK = (None, False, None)  # the entry of a signature with nests: walk them on every call
 
 
 def _nest_backend(items: list) -> Any:
@@ -174,9 +175,8 @@ class Jitted:
         # backend -> (compiled function, whether the call sets in_jit around it, error handler)
         self._entries: dict[str, _Entry] = {}
         # the type of a single positional argument, or the tuple of the argument types (+ _KWARGS,
-        # the keyword names, their values' types) -> _entries value
+        # the keyword names, their values' types) -> an _entries value, or _WALK for nests
         self._by_signature: dict[Any, _Entry] = {}
-        self._walked: set[Any] = set()  # signatures with nests, whose arrays are found by a walk
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
@@ -189,6 +189,8 @@ class Jitted:
             compiled, sets_in_jit, diagnose = self._by_signature[key]
         except KeyError:
             compiled, sets_in_jit, diagnose = self._entry_for_call(args, kwargs, key)
+        if compiled is None:  # nests: their arrays decide, found by a walk on every call
+            compiled, sets_in_jit, diagnose = self._walked_entry(args, kwargs)
         if not sets_in_jit:  # jax: in_jit is set inside the traced function (tracing runs f)
             return compiled(*args, **kwargs)
         token = in_jit.set(True)
@@ -201,8 +203,20 @@ class Jitted:
         finally:
             in_jit.reset(token)
 
+    def _walked_entry(self, args: tuple, kwargs: dict) -> _Entry:
+        """The entry of a call with nests, when no argument is static and its backend compiled."""
+        if not (self.static_argnums or self.static_argnames):
+            entry = self._entries.get(_nest_backend((args, kwargs)))  # (None, _MIXED: not there)
+            if entry is not None:
+                return entry
+        return self._entry_for_call(args, kwargs, None)
+
     def _entry_for_call(self, args: tuple, kwargs: dict, key: Any) -> _Entry:
-        """The compiled function of this call's backend; remembered by ``key`` where types decide it."""
+        """The entry of this call's backend; remembered for ``key`` (unless None) by argument types.
+
+        A signature whose arguments are all arrays and scalars is remembered with its entry; one
+        with nests as :data:`_WALK`, which sends its calls here with ``key=None``.
+        """
         if self.static_argnums or self.static_argnames:
             nums, names, n = self.static_argnums, self.static_argnames, len(args)
             dynamic = [a for i, a in enumerate(args) if i not in nums and i - n not in nums]
@@ -215,11 +229,9 @@ class Jitted:
         if name is None:  # no arrays: the current backend, not remembered
             return self._entry(current_backend())
         entry = self._entry(name)
-        if key not in self._walked and len(self._by_signature) + len(self._walked) < _MAX_SIGNATURES:
-            if all(type(a) in _ARRAY_BACKEND or type(a) in _SCALARS for a in dynamic):
-                self._by_signature[key] = entry
-            else:  # nests: their contents decide, walked on every call
-                self._walked.add(key)
+        if key is not None and len(self._by_signature) < _MAX_SIGNATURES:
+            types_decide = all(type(a) in _ARRAY_BACKEND or type(a) in _SCALARS for a in dynamic)
+            self._by_signature[key] = entry if types_decide else _WALK
         return entry
 
     def _entry(self, backend: str) -> _Entry:
