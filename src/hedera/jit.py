@@ -15,6 +15,13 @@ argument as static by nature: a new value retraces (tf) or recompiles (torch,
 through its guards), and hedera passes the declaration through to jax only.
 Pass numbers that change from call to call as arrays, or they will retrace.
 
+Per-call cost. A call looks up the types of its arguments (and its keyword names) in a dict
+of the signatures seen before and calls the compiled function it finds: a few hundred
+nanoseconds over the framework's own compiled call (``benchmarks/jit_overhead.py``). Nests of
+arrays (dicts, lists, ``hd.Container``) are walked on each call to find their backend, and a
+call that mixes backends takes the slow path, which raises naming the arguments. jax gets the
+``in_jit`` flag set inside its trace only; the other backends set it around each call.
+
 Randomness. Inside a compiled function use explicit keys
 (``hd.random.normal(shape, key=k)``); a stateful call (no ``key``) would be
 traced once and give the same sample on every call, so it raises
