@@ -352,6 +352,29 @@ def test_negative_sizes(backend, call, argname):
     assert argname in str(err), str(err)
 
 
+# Python ints that do not fit the integer dtype: frameworks wrapped them (300 as uint8 was 44 on JAX
+# and TF, 2**40 as the int32 default of JAX without x64 was 0) or made object arrays (NumPy, 2**70)
+OVERFLOW_CASES = [
+    ("full", lambda: hd.full(2, 300, dtype=hd.uint8)),
+    ("full", lambda: hd.full(2, -1, dtype=hd.uint8)),
+    ("full", lambda: hd.full(2, 2**40, dtype=hd.int32)),
+    ("full", lambda: hd.full(2, 2**70)),
+    ("asarray", lambda: hd.asarray([300], dtype=hd.uint8)),
+    ("asarray", lambda: hd.asarray(300, dtype=hd.int8)),
+    ("asarray", lambda: hd.asarray([1, 2**70])),
+]
+
+
+@pytest.mark.parametrize(
+    "call", [c for _, c in OVERFLOW_CASES], ids=[f"{n}-{i}" for i, (n, _) in enumerate(OVERFLOW_CASES)]
+)
+def test_ints_that_do_not_fit_the_dtype(backend, call):
+    with hd.use_backend(backend):
+        raises_exactly(hd.InvalidArgumentError, call)
+    x = _ones(backend, 2, dtype=np.int8)
+    assert "fill_value" in str(raises_exactly(hd.InvalidArgumentError, hd.full_like, x, 200))
+
+
 def test_negative_sizes_with_arrays(backend):
     raises_exactly(hd.InvalidArgumentError, hd.one_hot, array(backend, [0]), -1)
     raises_exactly(hd.InvalidArgumentError, hd.scatter_nd, array(backend, [[0]]), _ones(backend, 1), (-1,))
@@ -420,7 +443,7 @@ def test_every_error_case_covers_a_real_function():
     """The tables above name functions of the API table (guards against typos going untested)."""
     for qualname, _, _ in AXIS_CASES:
         assert qualname in BY_QUALNAME
-    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES:
+    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES + OVERFLOW_CASES:
         assert name.split()[0] in BY_QUALNAME or name.split()[0] == "at", name
     for qualname in BINARY_ELEMENTWISE:
         assert qualname in BY_QUALNAME

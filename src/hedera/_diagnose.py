@@ -477,6 +477,14 @@ def _check_sizes(qualname: str, values: dict[str, Any]) -> None:
         )
 
 
+def _check_overflow(exc: BaseException, qualname: str) -> None:
+    """A Python int that does not fit the integer dtype (NumPy, JAX: OverflowError; torch: RuntimeError)."""
+    if qualname in ("asarray", "full", "full_like") and (
+        isinstance(exc, OverflowError) or "overflow" in str(exc).lower()
+    ):
+        raise errors.InvalidArgumentError(f"{qualname}: a value does not fit the dtype ({exc})")
+
+
 def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
     """Raise the hedera error that explains ``exc``, if the arguments show one; else return.
 
@@ -498,3 +506,7 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
             check(qualname, values)
         except errors.HederaError as found:
             raise found from exc
+    try:
+        _check_overflow(exc, qualname)
+    except errors.HederaError as found:
+        raise found from exc

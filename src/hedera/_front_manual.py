@@ -73,7 +73,11 @@ def asarray(
             obj = _convert(obj, source, backend)
             if copy is True:  # the conversion may share memory with the source
                 copy = True
-    return ns.asarray(obj, dtype=dtype, device=device, copy=copy)
+    try:
+        return ns.asarray(obj, dtype=dtype, device=device, copy=copy)
+    except Exception as e:
+        _diagnose(e, "asarray", {"obj": obj, "dtype": dtype, "device": device, "copy": copy})
+        raise
 
 
 def dtype(x: Array, /) -> DType:

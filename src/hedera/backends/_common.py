@@ -233,6 +233,24 @@ def check_index_update_op(op: str) -> None:
 _INTEGER_KINDS = ("signed integer", "unsigned integer")
 
 
+def check_fill_value(fname: str, value: Any, dtype: Any, argname: str = "fill_value") -> None:
+    """Raise ``InvalidArgumentError`` if the Python int ``value`` does not fit the integer ``dtype``.
+
+    Frameworks wrap it silently (``full(2, 300, dtype=uint8)`` is 44 on JAX and TF) or
+    raise their own errors; anything but a Python int (or an int into a float dtype) passes.
+    """
+    if type(value) is not int or dtype is None:
+        return
+    d = _hd_dtypes.as_hedera_dtype(dtype)
+    if d.kind not in _INTEGER_KINDS:
+        return
+    low, high = (
+        (-(2 ** (d.bits - 1)), 2 ** (d.bits - 1) - 1) if d.kind == "signed integer" else (0, 2**d.bits - 1)
+    )
+    if not low <= value <= high:
+        raise InvalidArgumentError(f"{fname}: {argname} {value} does not fit {d.name} ([{low}, {high}])")
+
+
 def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
     """Raise ``DtypeError`` unless the array ``indices`` has an integer dtype.
 

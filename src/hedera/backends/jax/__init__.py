@@ -8,7 +8,10 @@ dtypes are NumPy dtype objects, which is what ``x.dtype`` of a JAX array is.
   turns it on. Requesting one while it is off raises
   :class:`~hedera.errors.UnsupportedDtypeError` instead of JAX's silent
   truncation, and default dtypes (``__array_namespace_info__().default_dtypes()``)
-  follow the setting at call time.
+  follow the setting at call time. An array that already has a 64-bit dtype (a
+  NumPy ``float64`` or ``int64`` array, a torch tensor) still becomes 32-bit when
+  ``asarray``/``from_dlpack`` bring it to JAX with the mode off, as in JAX itself:
+  only a dtype that is asked for raises.
 * Everything traces under ``jax.jit`` except the functions whose output shape
   depends on the data (``nonzero``, ``unique_*``, boolean-mask indexing).
 

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 
 from ...errors import InvalidArgumentError
+from .._common import check_fill_value
 from ._core import check_copy, native_device, native_dtype, scalar_dtype
 
 __all__ = [
@@ -82,11 +83,13 @@ def full(shape, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype)
     if dt is None:
         dt = scalar_dtype(fill_value)  # not weakly typed
+    check_fill_value("full", fill_value, dt)  # jnp.full wraps an int that does not fit
     return jnp.full(shape, fill_value, dtype=dt, device=native_device(device))
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype)
+    check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)
     return jnp.full_like(x, fill_value, dtype=x.dtype if dt is None else dt, device=native_device(device))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import InvalidArgumentError, ShapeError
+from .._common import check_fill_value
 from ._core import check_device, native_dtype
 
 __all__ = [
@@ -24,6 +25,10 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if copy is True:
         return np.array(obj, dtype=dt, copy=True)
     out = np.asarray(obj, dtype=dt)
+    if out.dtype == object and not (isinstance(obj, np.ndarray) and obj.dtype == object):
+        raise InvalidArgumentError(
+            f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
+        )
     if copy is False and out is not obj and not (isinstance(obj, np.ndarray) and np.shares_memory(out, obj)):
         raise InvalidArgumentError("copy=False: asarray would need to copy obj")
     return out
@@ -58,14 +63,19 @@ def from_dlpack(x, /, *, device=None, copy=None):
 def full(shape, fill_value, *, dtype=None, device=None):
     check_device(device)
     dt = native_dtype(dtype)
-    if dt is None and isinstance(fill_value, (bool, int, float, complex)):
+    if dt is None and type(fill_value) is int:
+        dt = np.dtype(np.int64)  # (np.asarray(2**70) would be an object array)
+    elif dt is None and isinstance(fill_value, (bool, float, complex)):
         dt = np.asarray(fill_value).dtype  # Python scalar -> the default dtype of its kind
+    check_fill_value("full", fill_value, dt)
     return np.full(shape, fill_value, dtype=dt)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     check_device(device)
-    return np.full_like(x, fill_value, dtype=native_dtype(dtype))
+    dt = native_dtype(dtype)
+    check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)
+    return np.full_like(x, fill_value, dtype=dt)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):

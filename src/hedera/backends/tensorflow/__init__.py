@@ -19,6 +19,10 @@ silent fallback to the CPU. ``from_dlpack`` copies memory TF cannot use in place
 Functions TF computes as the standard says are TF's own generated op functions
 (``sin`` is ``tf.math.sin``); binary functions call the raw op (``AddV2``, not
 ``tf.math.add``, which adds a name scope), so ``hd.add`` is faster than ``tf.add``.
+The price: arguments of dtypes the standard leaves out for a function, which NumPy,
+torch and JAX promote or accept (``sin`` of integers, ``add`` of booleans,
+``logical_and`` of floats), raise :class:`~hedera.errors.DtypeError` here, TF having no
+kernel for them; cast first (``hd.astype``) to run the same code on every backend.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from ...errors import InvalidArgumentError, ShapeError
+from .._common import check_fill_value
 from ._core import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -102,16 +103,25 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 
 def _from_python(obj: Any, dt: tf.DType | None) -> tf.Tensor:
     if is_scalar(obj):
-        return constant(obj, dt or default_dtype_of_scalar(obj))
+        dt = dt or default_dtype_of_scalar(obj)
+        check_fill_value("asarray", obj, dt, "obj")  # constant() would wrap an int that does not fit
+        return constant(obj, dt)
     if isinstance(obj, (list, tuple)) and _contains_tensor(obj):
         out = tf.convert_to_tensor(obj)  # works for symbolic tensors too
         return out if dt is None else tf.cast(out, dt)
     python_data = not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
     arr = np.asarray(obj)
+    if arr.dtype == object:  # an int beyond 64 bits, or no numbers at all
+        raise InvalidArgumentError(
+            f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
+        )
     if python_data and dt is None:  # Python data takes the backend's defaults
         if arr.dtype.kind == "i":
             arr = arr.astype(np.int64)
         dt = _NUMPY_DEFAULTS.get(arr.dtype)
+    if python_data and dt is not None and dt.is_integer and arr.dtype.kind in "iu" and arr.size:
+        for v in (int(arr.min()), int(arr.max())):  # the cast below would wrap them
+            check_fill_value("asarray", v, dt, "obj")
     out = tf.constant(arr)
     return out if dt is None or out.dtype is dt else tf.cast(out, dt)
 
@@ -198,6 +208,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype)
     if dt is None:
         dt = default_dtype_of_scalar(fill_value) if is_scalar(fill_value) else None
+    check_fill_value("full", fill_value, dt)  # TF would wrap an int that does not fit
     with on_device(device):
         value = (
             constant(fill_value, dt) if is_scalar(fill_value) else tf.cast(fill_value, dt or fill_value.dtype)
@@ -207,6 +218,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype) or x.dtype
+    check_fill_value("full_like", fill_value, dt)
     with on_device(device):
         return tf.fill(tf.shape(x), constant(fill_value, dt))
 

@@ -11,6 +11,7 @@ import builtins
 import torch
 
 from ...errors import InvalidArgumentError
+from .._common import check_fill_value
 from ._core import check_dtype, default_complex, default_float, native_device, native_dtype
 
 __all__ = [
@@ -99,10 +100,12 @@ def full(shape, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype)
     if dt is None and isinstance(fill_value, torch.Tensor):
         dt = fill_value.dtype
+    check_fill_value("full", fill_value, torch.int64 if dt is None else dt)
     return torch.full(_shape(shape), fill_value, dtype=dt, device=native_device(device))
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    check_fill_value("full_like", fill_value, x.dtype if dtype is None else native_dtype(dtype))
     return torch.full_like(x, fill_value, dtype=native_dtype(dtype), device=native_device(device))
 
 
