@@ -76,19 +76,28 @@ def _nest_backend(items: list) -> Any:
             t = type(item)
             name = _ARRAY_BACKEND.get(t)
             if name is None:
-                if t is dict:
-                    stack.append(item.values())
-                elif t is list or t is tuple:
-                    stack.append(item)
-                elif t not in _SCALARS:
-                    name = _array_backend_or_walk(item, t, stack)
-                if name is None:
+                if t is dict or t is list or t is tuple:
+                    sequence = item.values() if t is dict else item
+                    if len(sequence) <= 4 or (name := _uniform_backend(sequence)) is None:
+                        stack.append(sequence)
+                        continue
+                elif t in _SCALARS:
                     continue
+                else:
+                    name = _array_backend_or_walk(item, t, stack)
+                    if name is None:
+                        continue
             if found is None:
                 found = name
             elif name != found:
                 return _MIXED
     return found
+
+
+def _uniform_backend(items: Any) -> str | None:
+    """The backend of ``items`` if they are all arrays of one type (checked in C), else None."""
+    types = set(map(type, items))
+    return _ARRAY_BACKEND.get(types.pop()) if len(types) == 1 else None
 
 
 def _array_backend_or_walk(item: Any, t: type, stack: list) -> str | None:
