@@ -326,6 +326,11 @@ def test_mixed_backends_raise_after_a_remembered_signature():
         compiled(t, {"x": n})
     with pytest.raises(hd.BackendMismatchError, match=r"args\[0\]\[0\] is torch"):
         compiled([t, hd.Container(x=n)])
+    compiled({f"w{i}": t for i in range(10)})  # many arrays of one type: checked in one go
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\]\['w9'\] is numpy"):
+        compiled({f"w{i}": t if i < 9 else n for i in range(10)})
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\]\[0\] is torch, args\[1\]\[0\] is numpy"):
+        compiled([t] * 10, [n] * 10)
 
 
 def test_calls_without_arrays_follow_the_current_backend_on_every_call():
