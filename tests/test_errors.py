@@ -312,8 +312,16 @@ def test_real_only_fft_functions_reject_complex(backend):
         assert "complex128" in str(raises_exactly(hd.DtypeError, fn, x))
 
 
-def test_unstack_of_a_0d_array(backend):
+def test_unstack_and_split_of_a_0d_array(backend):
     raises_exactly(hd.InvalidAxisError, hd.unstack, _ones(backend))
+    raises_exactly(hd.InvalidAxisError, hd.split, _ones(backend), 1)
+
+
+def test_pad_of_an_empty_axis_by_reflection(backend):
+    for mode in ("reflect", "symmetric", "wrap", "edge"):
+        err = raises_exactly(hd.InvalidArgumentError, hd.pad, _ones(backend, 0), 1, mode=mode)
+        assert "empty axis" in str(err)
+    assert hd.pad(_ones(backend, 0), 1).shape == (2,)  # constant mode is fine
 
 
 def test_astype_complex_to_real(backend):

@@ -712,8 +712,23 @@ ROWS: list[Row] = [
         tol=10,
     ),
     Row("einsum", strat.einsum_case(), ref=ref_einsum, ref_ns="numpy", tol=10),
-    Row("gather_nd", strat.gather_nd_case(), ref=ref_gather_nd, ref_ns="numpy"),
-    Row("scatter_nd", strat.scatter_nd_case(), ref=ref_scatter_nd, ref_ns="numpy"),
+    Row(
+        "gather_nd",
+        strat.gather_nd_case(),
+        ref=ref_gather_nd,
+        ref_ns="numpy",
+        examples=(  # negative indices count from the end, as in NumPy (tf.gather_nd refuses them)
+            Example(Case((np.arange(6.0).reshape(2, 3), np.array([[-1, -3], [0, 2]])), {})),
+            Example(Case((np.arange(6.0).reshape(2, 3), np.array([[-1], [0]])), {"batch_dims": 1})),
+        ),
+    ),
+    Row(
+        "scatter_nd",
+        strat.scatter_nd_case(),
+        ref=ref_scatter_nd,
+        ref_ns="numpy",
+        examples=(Example(Case((np.array([[-1], [0], [-1]]), np.array([1.0, 2.0, 3.0]), (3,)), {})),),
+    ),
     Row(
         "logsumexp",
         strat.reduction(FLOAT, special=True),
@@ -728,7 +743,16 @@ ROWS: list[Row] = [
         ),
     ),
     Row("one_hot", strat.one_hot_case(), ref=ref_one_hot, ref_ns="numpy", default_kind=float_unless_dtype),
-    Row("pad", strat.pad_case(), ref=ref_pad, ref_ns="numpy"),
+    Row(
+        "pad",
+        strat.pad_case(),
+        ref=ref_pad,
+        ref_ns="numpy",
+        examples=(  # a constant of another kind is cast to x's dtype, as NumPy does
+            Example(Case((np.array([1, 2], np.int32), 1), {"constant_values": 1.5})),
+            Example(Case((np.array([1j, 2.0], np.complex64), (1, 2)), {"constant_values": 2 - 1j})),
+        ),
+    ),
     Row(
         "split",
         strat.split_case(),

@@ -281,8 +281,8 @@ def _check_shapes(qualname: str, values: dict[str, Any]) -> None:
             raise errors.InvalidArgumentError(
                 f"roll: shift={values['shift']!r} needs an axis tuple of the same length, got axis={axis!r}"
             )
-    elif qualname in ("nonzero", "unstack") and _is_array(x) and len(x.shape) == 0:
-        cls = errors.InvalidAxisError if qualname == "unstack" else errors.ShapeError
+    elif qualname in ("nonzero", "unstack", "split") and _is_array(x) and len(x.shape) == 0:
+        cls = errors.ShapeError if qualname == "nonzero" else errors.InvalidAxisError
         raise cls(f"{qualname}: x must have at least one dimension (axis), got a 0-d array")
     elif qualname in ("max", "min", "argmax", "argmin") and _is_array(x) and None not in _shape(x):
         s, axis = _shape(x), values.get("axis")

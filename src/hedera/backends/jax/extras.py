@@ -91,6 +91,9 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
         return jnp.asarray(x)
     if mode == "constant":
         return jnp.pad(x, widths, mode="constant", constant_values=constant_values)
+    for axis, (before, after) in enumerate(widths):
+        if (before or after) and jnp.shape(x)[axis] == 0:
+            raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
     return jnp.pad(x, widths, mode=mode)
 
 

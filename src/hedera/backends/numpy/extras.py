@@ -106,6 +106,9 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
         return np.array(x, copy=True)
     if mode == "constant":
         return np.pad(x, widths, mode="constant", constant_values=constant_values)
+    for axis, (before, after) in enumerate(widths):
+        if (before or after) and np.shape(x)[axis] == 0:
+            raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
     return np.pad(x, widths, mode=mode)
 
 

@@ -19,7 +19,7 @@ from .._common import (
     normalize_axis,
     normalize_pad_width,
 )
-from ._core import DEFAULT_FLOAT, INEXACT, native_dtype, ndim, promote, promote_many, shape_list
+from ._core import DEFAULT_FLOAT, INEXACT, constant, native_dtype, ndim, promote, promote_many, shape_list
 from .sorting import order_along
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -70,12 +70,22 @@ def einsum(subscripts, /, *operands):
 def gather_nd(x, indices, /, *, batch_dims=0):
     """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend for shapes)."""
     check_integer_indices("gather_nd", "indices", indices)
+    k = indices.shape[-1]
+    if indices.dtype.is_unsigned is False and isinstance(k, int):  # TF refuses negative indices
+        indices = _wrap_negative_nd(indices, tf.shape(x)[batch_dims : batch_dims + k])
     return tf.gather_nd(x, indices, batch_dims=batch_dims)
+
+
+def _wrap_negative_nd(indices, dims):
+    """Multi-indices (last axis) with negative entries counted from the end of the axes of sizes ``dims``."""
+    return tf.where(indices < 0, indices + tf.cast(dims, indices.dtype), indices)
 
 
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
     check_integer_indices("scatter_nd", "indices", indices)
+    if indices.dtype.is_unsigned is False and isinstance(indices.shape[-1], int):  # TF refuses negatives
+        indices = _wrap_negative_nd(indices, tf.constant(list(shape)[: indices.shape[-1]], tf.int64))
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
         indices, updates = indices[None], updates[None]
     if updates.dtype is tf.bool:  # no bool kernel: adding booleans is OR
@@ -136,7 +146,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     if rank == 0:
         return x
     if mode == "constant":
-        value = bool(constant_values) if x.dtype is tf.bool else tf.constant(constant_values, x.dtype)
+        # (constant() casts a value of another kind, as NumPy does: 1.5 pads an int32 array with 1)
+        value = bool(constant_values) if x.dtype is tf.bool else constant(constant_values, x.dtype)
         return tf.pad(x, widths, constant_values=value)
     out = x
     sizes = shape_list(x)

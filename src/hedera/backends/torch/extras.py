@@ -120,6 +120,14 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
         if isinstance(constant_values, torch.Tensor):
             constant_values = constant_values.item()
         flat = [w for pair in reversed(widths) for w in pair]  # torch lists the last axis first
+        if x.dtype.is_complex:  # torch's pad value must be real: pad the two parts
+            c = complex(constant_values)
+            parts = (torch.real(x), torch.imag(x)), (c.real, c.imag)
+            re, im = (
+                torch.nn.functional.pad(p, flat, mode="constant", value=v)
+                for p, v in zip(*parts, strict=True)
+            )
+            return torch.complex(re, im)
         return torch.nn.functional.pad(x, flat, mode="constant", value=constant_values)
     out = x
     for axis, (before, after) in enumerate(widths):
