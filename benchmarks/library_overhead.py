@@ -189,7 +189,22 @@ def split_call(fn: Callable, kwargs: dict[str, Any]) -> tuple[Callable, tuple]:
     def call(*arrays: Any) -> Any:
         return fn(**static, **dict(zip(array_names, arrays, strict=True)))
 
-    return call, tuple(kwargs[k] for k in array_names)
+    return with_own_code(call), tuple(kwargs[k] for k in array_names)
+
+
+def with_own_code(f: Callable) -> Callable:
+    """A copy of function ``f`` with a code object of its own.
+
+    torch.compile keeps its compiled code and guards per *code object*, and gives up compiling
+    a code object after ``torch._dynamo.config.recompile_limit`` (8) entries. Every closure made
+    by one ``def`` shares that ``def``'s code object: without a copy, the compiled variants of every
+    function benchmarked here would pile up on one code object (each call checking the others'
+    guards, and past 8 running eagerly), and the hedera and bypassed variants of one function
+    would check each other's guards.
+    """
+    copy = types.FunctionType(f.__code__.replace(), f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    copy.__kwdefaults__ = f.__kwdefaults__
+    return copy
 
 
 def _leaves(out: Any) -> list[np.ndarray]:
@@ -438,7 +453,7 @@ def measure_compiled(library: str, name: str, fn: Callable, backend: str, args: 
     sync = benchlib.sync_for(backend)
     call, arrays = split_call(fn, kwargs)
     proxy = bypass_module(backend)
-    jitted_hd, jitted_bypass = hd.jit(call), hd.jit(call)
+    jitted_hd, jitted_bypass = hd.jit(call), hd.jit(with_own_code(call))
     try:
         with hd.use_backend(backend):
             for _ in range(3):  # compile, and settle torch's recompilation/guards
@@ -504,7 +519,7 @@ def jit_call_cost_us(backend: str, repeat: int, target_s: float) -> dict[str, fl
     def f(a: Any) -> Any:
         return a * 2.0 + 1.0
 
-    ours, theirs = hd.jit(f), _native_compile(backend, f)
+    ours, theirs = hd.jit(f), _native_compile(backend, with_own_code(f))
     for _ in range(3):
         sync(ours(x)), sync(theirs(x))
     times = time_variants(
