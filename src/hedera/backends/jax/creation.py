@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value
@@ -76,6 +77,11 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
 
 def from_dlpack(x, /, *, device=None, copy=None):
     check_copy(copy)
+    if isinstance(x, np.ndarray) and not x.flags.c_contiguous:
+        # JAX imports only compact (C-order) buffers and raises a JaxRuntimeError on others
+        if copy is False:
+            raise BufferError("from_dlpack: jax imports only C-contiguous buffers; this one needs a copy")
+        x = np.ascontiguousarray(x)
     return jnp.from_dlpack(x, device=native_device(device), copy=copy)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
 import torch
 
 from ...errors import InvalidArgumentError
@@ -79,6 +80,11 @@ def from_dlpack(x, /, *, device=None, copy=None):
     dev = native_device(device)
     if isinstance(x, torch.Tensor):
         out = x
+    elif isinstance(x, np.ndarray) and any(s < 0 for s in x.strides):
+        # torch.from_dlpack aborts the process (a C++ error it cannot raise) on negative strides
+        if copy is False:
+            raise BufferError("from_dlpack: torch cannot import negative strides (x[::-1]) without a copy")
+        out, copy = torch.from_numpy(np.ascontiguousarray(x)), None
     else:
         try:
             out = torch.from_dlpack(x)
