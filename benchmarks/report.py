@@ -554,8 +554,30 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
     return lines
 
 
+def _jit_table(d: dict) -> list[str]:
+    lines = [
+        "## Per-call overhead of `hd.jit`",
+        "",
+        "`benchmarks/jit_overhead.py`: ns per call (min of repeats, timed in alternation) of the "
+        "framework's own compiled function (`jax.jit`, `torch.compile`, `tf.function`; NumPy: `f` "
+        "itself) and of `hd.jit(f)`, on tiny functions, so that what `hd.jit` adds per call "
+        f"(finding the backend and the compiled function) is visible. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
+        "",
+        "| backend | case | native | hd.jit | added |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['backend']} | {r['case']} | {r['native_min_ns']:.0f} | {r['hd_jit_min_ns']:.0f} | "
+            f"{r['added_ns']:+.0f} |"
+        )
+    return [*lines, ""]
+
+
 def build(folder: Path, output: Path) -> str:
-    data = {name: _load(folder, name) for name in ("dispatch_overhead", "library_overhead", "lines_of_code")}
+    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead")
+    data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
     if lib:
@@ -564,6 +586,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _loc_table(loc)
     if disp:
         lines += _dispatch_tables(disp)
+    if data["jit_overhead"]:
+        lines += _jit_table(data["jit_overhead"])
     folder.mkdir(parents=True, exist_ok=True)
     lines += _charts(data, folder)
     if lib:

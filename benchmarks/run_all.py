@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("dispatch_overhead", "library_overhead", "lines_of_code")
+SCRIPTS = ("dispatch_overhead", "jit_overhead", "library_overhead", "lines_of_code")
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)
 SINGLE_THREAD = {
@@ -40,7 +40,7 @@ SINGLE_THREAD = {
 
 
 def commands(args: argparse.Namespace) -> list[list[str]]:
-    """The command lines, in order: the three benchmarks, then the report."""
+    """The command lines, in order: the benchmarks, then the report."""
     out = []
     for name in SCRIPTS:
         if name in args.skip:
