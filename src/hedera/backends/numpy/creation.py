@@ -22,9 +22,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     check_device(device)
     dt = native_dtype(dtype)
-    if copy is True:
-        return np.array(obj, dtype=dt, copy=True)
-    out = np.asarray(obj, dtype=dt)
+    if dt is not None and dt.kind in "iu" and not isinstance(obj, (np.ndarray, np.generic)):
+        _check_ints_fit(obj, dt)  # numpy < 2 wraps Python ints that do not fit (300 as uint8 is 44)
+    out = np.array(obj, dtype=dt, copy=True) if copy is True else np.asarray(obj, dtype=dt)
     if out.dtype == object and not (isinstance(obj, np.ndarray) and obj.dtype == object):
         raise InvalidArgumentError(
             f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
@@ -32,6 +32,13 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if copy is False and out is not obj and not (isinstance(obj, np.ndarray) and np.shares_memory(out, obj)):
         raise InvalidArgumentError("copy=False: asarray would need to copy obj")
     return out
+
+
+def _check_ints_fit(obj, dt):
+    values = np.asarray(obj)
+    if values.dtype.kind in "iu" and values.size:
+        for v in (int(values.min()), int(values.max())):
+            check_fill_value("asarray", v, dt, "obj")
 
 
 def empty(shape, *, dtype=None, device=None):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import DtypeError
 from ._core import check_device, native_dtype
 
 __all__ = [
@@ -21,6 +22,12 @@ _REAL_OF = {np.dtype("float32"): np.float32, np.dtype("complex64"): np.float32}
 
 def _complex(x, out):
     return out.astype(_COMPLEX_OF.get(np.asarray(x).dtype, np.complex128), copy=False)
+
+
+def _real_input(fname, x):
+    if np.iscomplexobj(x):  # numpy < 2 drops the imaginary part (with a warning)
+        raise DtypeError(f"fft.{fname}: x must be real, got {np.asarray(x).dtype}")
+    return x
 
 
 def _real(x, out):
@@ -44,7 +51,7 @@ def ifftn(x, /, *, s=None, axes=None, norm="backward"):
 
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
-    return _complex(x, np.fft.rfft(x, n=n, axis=axis, norm=norm))
+    return _complex(x, np.fft.rfft(_real_input("rfft", x), n=n, axis=axis, norm=norm))
 
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
@@ -52,7 +59,7 @@ def irfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
-    return _complex(x, np.fft.rfftn(x, s=s, axes=axes, norm=norm))
+    return _complex(x, np.fft.rfftn(_real_input("rfftn", x), s=s, axes=axes, norm=norm))
 
 
 def irfftn(x, /, *, s=None, axes=None, norm="backward"):
@@ -64,7 +71,7 @@ def hfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 
 def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
-    return _complex(x, np.fft.ihfft(x, n=n, axis=axis, norm=norm))
+    return _complex(x, np.fft.ihfft(_real_input("ihfft", x), n=n, axis=axis, norm=norm))
 
 
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
