@@ -8,11 +8,12 @@ process:
 * ``hd.namespace(backend).f(...)`` (the backend namespace, no dispatch),
 * the Python front behind ``hd.f`` (what hedera runs without its C extension),
 
-on inputs of 1 and of 1000 elements, and reports nanoseconds per call (min and
-median of repeats; process CPU time by default, ``--clock wall`` for wall time)
-and the overhead added by hedera. Each of these four is timed as a call of the function
-looked up once beforehand (``f(x)`` with ``f = torch.sin``), so that the difference is the
-call itself, not the spelling (see ``_bound``). It also times
+on inputs of 1 and of 1000 elements, timed in alternation (``_time_interleaved``), and
+reports nanoseconds per call (min and median of repeats; process CPU time by default,
+``--clock wall`` for wall time) and the overhead added by hedera. Each of these four is
+timed as a call of the function looked up once beforehand (``f(x)`` with
+``f = torch.sin``), so that the difference is the call itself, not the spelling (see
+``_bound``). It also times
 ``array_api_compat.array_namespace(x)`` (where installed), the per-call cost of
 the closest peer's namespace lookup, to compare with hedera's dispatch cost
 (front minus namespace).
@@ -238,6 +239,28 @@ def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, fl
     return min(runs), statistics.median(runs)
 
 
+def _time_interleaved(
+    stmts: dict[str, str], env: dict, repeat: int, target_s: float
+) -> dict[str, tuple[float, float]]:
+    """(min, median) ns per call of each statement, the statements timed in alternation.
+
+    ``repeat`` rounds of ``3 * repeat`` short runs, each round timing every statement once: a
+    slow stretch of the machine (or of the framework: JAX and TensorFlow calls of the same
+    function vary by hundreds of ns from one block of calls to the next) hits all of them
+    alike instead of whichever was being timed, so differences of tens of ns stay visible.
+    """
+    timers = {k: timeit.Timer(v, globals=env, timer=_clock) for k, v in stmts.items()}
+    first = next(iter(timers.values()))
+    number = 1
+    while first.timeit(number) < target_s / 3 and number < 1_000_000:
+        number *= 2
+    runs: dict[str, list[float]] = {k: [] for k in timers}
+    for _ in range(3 * repeat):
+        for k, timer in timers.items():
+            runs[k].append(timer.timeit(number) / number * 1e9)
+    return {k: (min(v), statistics.median(v)) for k, v in runs.items()}
+
+
 def _bound(stmt: str, env: dict, slot: str) -> str:
     """``stmt`` with its callee looked up once beforehand: ``np.sin(x)`` -> ``_native(x)``.
 
@@ -282,15 +305,20 @@ def measure(
                     python_stmt = front.replace("hd.", "hdpy.", 1)
                     for stmt in (native, front, namespace_stmt, python_stmt):
                         eval(stmt, env)  # warm up: caches, jit dispatch tables, lazy imports
-                    n_min, n_med = _time(_bound(native, env, "_native"), env, repeat, target_s)
-                    h_min, h_med = _time(_bound(front, env, "_front"), env, repeat, target_s)
-                    s_min, _ = _time(_bound(namespace_stmt, env, "_namespace"), env, repeat, target_s)
+                    stmts = {
+                        "native": _bound(native, env, "_native"),
+                        "hedera": _bound(front, env, "_front"),
+                        "namespace": _bound(namespace_stmt, env, "_namespace"),
+                    }
+                    if _fastpath.enabled():
+                        stmts["python"] = _bound(python_stmt, env, "_python")
+                    t = _time_interleaved(stmts, env, repeat, target_s)
+                    (n_min, n_med), (h_min, h_med), (s_min, _) = t["native"], t["hedera"], t["namespace"]
                     aliased = one_to_one and _is_alias(env, native, name)
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
-                    if _fastpath.enabled():
-                        python_call = _bound(python_stmt, env, "_python")
-                        row.python_front_min_ns = _time(python_call, env, repeat, target_s)[0]
+                    if "python" in t:
+                        row.python_front_min_ns = t["python"][0]
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
                         row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
@@ -433,9 +461,10 @@ def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[s
         written = f"{_MODULE[backend]}.square(x)"
         exec("def wrapper(x):\n    return square(x)", env)
         eval("wrapper(x)", env)
-        direct, _ = _time("square(x)", env, repeat, target_s)
-        wrapped, _ = _time("wrapper(x)", env, repeat, target_s)
-        as_written, _ = _time(written, env, repeat, target_s)
+        t = _time_interleaved(
+            {"direct": "square(x)", "wrapped": "wrapper(x)", "written": written}, env, repeat, target_s
+        )
+        direct, wrapped, as_written = t["direct"][0], t["wrapped"][0], t["written"][0]
         out[backend] = {"frame": wrapped - direct, "module_attribute": as_written - direct}
     return out
 
