@@ -181,6 +181,9 @@ class Row:
     keras_min_ns: float | None = None  # keras.ops.f(x), subprocess
     keras_native_min_ns: float | None = None  # the native call timed in the keras subprocess
     python_front_min_ns: float | None = None  # hd.f's Python front (no C hot path), if accelerated
+    added_paired_ns: float | None = None  # median over rounds of (hd.f - native) within a round
+    namespace_paired_ns: float | None = None  # the same for namespace.f: the noise floor where it IS native
+    python_front_paired_ns: float | None = None  # the same for the Python front
 
 
 def _environment(backend: str, size: int) -> dict:
@@ -241,8 +244,8 @@ def _time(stmt: str, env: dict, repeat: int, target_s: float) -> tuple[float, fl
 
 def _time_interleaved(
     stmts: dict[str, str], env: dict, repeat: int, target_s: float
-) -> dict[str, tuple[float, float]]:
-    """(min, median) ns per call of each statement, the statements timed in alternation.
+) -> dict[str, tuple[float, float, list[float]]]:
+    """(min, median, every run) ns per call of each statement, timed in alternation.
 
     ``repeat`` rounds of ``3 * repeat`` short runs, each round timing every statement once: a
     slow stretch of the machine (or of the framework: JAX and TensorFlow calls of the same
@@ -258,7 +261,12 @@ def _time_interleaved(
     for _ in range(3 * repeat):
         for k, timer in timers.items():
             runs[k].append(timer.timeit(number) / number * 1e9)
-    return {k: (min(v), statistics.median(v)) for k, v in runs.items()}
+    return {k: (min(v), statistics.median(v), v) for k, v in runs.items()}
+
+
+def paired_difference_ns(a: list[float], b: list[float]) -> float:
+    """Median over rounds of (a - b) within each round: robust to drift between rounds."""
+    return statistics.median(x - y for x, y in zip(a, b, strict=True))
 
 
 def _bound(stmt: str, env: dict, slot: str) -> str:
@@ -313,12 +321,16 @@ def measure(
                     if _fastpath.enabled():
                         stmts["python"] = _bound(python_stmt, env, "_python")
                     t = _time_interleaved(stmts, env, repeat, target_s)
-                    (n_min, n_med), (h_min, h_med), (s_min, _) = t["native"], t["hedera"], t["namespace"]
+                    (n_min, n_med, n_runs), (h_min, h_med, h_runs) = t["native"], t["hedera"]
+                    s_min = t["namespace"][0]
                     aliased = one_to_one and _is_alias(env, native, name)
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
+                    row.added_paired_ns = paired_difference_ns(h_runs, n_runs)
+                    row.namespace_paired_ns = paired_difference_ns(t["namespace"][2], n_runs)
                     if "python" in t:
                         row.python_front_min_ns = t["python"][0]
+                        row.python_front_paired_ns = paired_difference_ns(t["python"][2], n_runs)
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
                         row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
@@ -419,9 +431,9 @@ def peer_lookup_ns(backends: list[str], repeat: int, target_s: float) -> dict[st
 def _table(rows: list[Row], size: int) -> str:
     lines = [
         f"\n## {size}-element inputs (ns per call, min of repeats)\n",
-        "| backend | function | native | hd.f | namespace.f | added | dispatch | ratio "
+        "| backend | function | native | hd.f | namespace.f | added | added (paired) | dispatch | ratio "
         "| Python front | compat | eagerpy | keras.ops |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r.size != size:
@@ -429,7 +441,8 @@ def _table(rows: list[Row], size: int) -> str:
         star = "" if r.one_to_one else " *"
         lines.append(
             f"| {r.backend} | {r.function}{star} | {r.native_min_ns:.0f} | {r.hedera_min_ns:.0f} | "
-            f"{r.namespace_min_ns:.0f} | {r.added_ns:+.0f} | {r.dispatch_ns:+.0f} | {r.ratio:.2f} | "
+            f"{r.namespace_min_ns:.0f} | {r.added_ns:+.0f} | {_ns(r.added_paired_ns)} | "
+            f"{r.dispatch_ns:+.0f} | {r.ratio:.2f} | "
             f"{_ns(r.python_front_min_ns)} | {_ns(r.compat_min_ns)} | {_ns(r.eagerpy_min_ns)} | "
             f"{_ns(r.keras_min_ns)} |"
         )
@@ -464,9 +477,17 @@ def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[s
         t = _time_interleaved(
             {"direct": "square(x)", "wrapped": "wrapper(x)", "written": written}, env, repeat, target_s
         )
-        direct, wrapped, as_written = t["direct"][0], t["wrapped"][0], t["written"][0]
-        out[backend] = {"frame": wrapped - direct, "module_attribute": as_written - direct}
+        direct = t["direct"][2]
+        out[backend] = {
+            "frame": paired_difference_ns(t["wrapped"][2], direct),
+            "module_attribute": paired_difference_ns(t["written"][2], direct),
+        }
     return out
+
+
+def _median_of(values) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
 
 
 def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] | None = None) -> dict:
@@ -481,6 +502,11 @@ def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] |
             if python_added
             else None,
             "one_to_one_functions": len({r.function for r in mine}),
+            "median_added_paired_ns_one_to_one": _median_of(r.added_paired_ns for r in mine),
+            "median_added_paired_ns_one_to_one_python_fronts": _median_of(
+                r.python_front_paired_ns for r in mine
+            ),
+            "median_same_function_paired_ns_one_to_one": _median_of(r.namespace_paired_ns for r in mine),
             "median_dispatch_ns": dispatch,
         }
         mine_all = [r for r in rows if r.backend == backend]
