@@ -11,7 +11,7 @@ torch.compile cannot trace into C, so once dynamo is imported each builtin front
 with it as a function whose Python polyfill is the Python front
 (``torch.compiler.substitute_in_graph``); dynamo then inlines the Python front as before, with no
 graph break. Importing dynamo costs about a second, so hedera does not import it: the registration
-runs when something else (``torch.compile``, ``hd.jit``) imports it (:func:`_after_import`).
+runs when something else (``torch.compile``, ``hd.jit``) imports it (:class:`_AfterImport`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ def accelerate(front: F, cache: dict, arity: int) -> F:
     doc = f"{name}{_text_signature(front)}\n--\n\n{inspect.cleandoc(front.__doc__ or '')}"
     fast = _extension.make_front(front, cache, arity, name.encode(), doc.encode(), front.__module__)
     ACCELERATED[fast] = front
-    _register_with_dynamo_if_loaded()
+    if "torch._dynamo" in sys.modules:  # else the import hook at the end of this module does it
+        _register_with_dynamo(fast, front)
     return fast
 
 
@@ -98,21 +99,19 @@ def python_front(front: Callable[..., Any]) -> Callable[..., Any]:
 _REGISTERED: set[int] = set()  # id() of the builtin fronts registered with dynamo
 
 
-def _register_with_dynamo_if_loaded() -> None:
-    if "torch._dynamo" in sys.modules:
-        _register_with_dynamo()
-    else:
-        _after_import("torch._dynamo", _register_with_dynamo)
-
-
-def _register_with_dynamo() -> None:
-    """Make each builtin front's Python front its polyfill for dynamo (idempotent)."""
+def _register_with_dynamo(fast: Callable[..., Any], python: FunctionType) -> None:
+    """Make ``python`` the polyfill dynamo inlines for the builtin front ``fast`` (idempotent)."""
+    if id(fast) in _REGISTERED:
+        return
     from torch.compiler import substitute_in_graph
 
+    substitute_in_graph(fast, skip_signature_check=True)(python)
+    _REGISTERED.add(id(fast))
+
+
+def _register_all_with_dynamo() -> None:
     for fast, python in ACCELERATED.items():
-        if id(fast) not in _REGISTERED:
-            substitute_in_graph(fast, skip_signature_check=True)(python)
-            _REGISTERED.add(id(fast))
+        _register_with_dynamo(fast, python)
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):
@@ -148,6 +147,5 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         return spec
 
 
-def _after_import(fullname: str, callback: Callable[[], None]) -> None:
-    if not any(isinstance(f, _AfterImport) and f.fullname == fullname for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport(fullname, callback))
+if _extension is not None and "torch._dynamo" not in sys.modules:
+    sys.meta_path.insert(0, _AfterImport("torch._dynamo", _register_all_with_dynamo))

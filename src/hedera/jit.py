@@ -38,7 +38,7 @@ from typing import Any
 
 import optree
 
-from ._dispatch import backend_name_of_type, current_backend
+from ._dispatch import _TYPE_TO_BACKEND, backend_name_of_type, current_backend
 from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
 from .errors import BackendMismatchError, InvalidArgumentError
 
@@ -54,7 +54,6 @@ _SCALARS = frozenset({bool, int, float, complex, str, type(None)})
 _KWARGS = object()  # separates the positional types from the keyword names in a cache key
 _MAX_SIGNATURES = 256  # argument-type signatures remembered per Jitted (beyond: walked every call)
 _MIXED = object()  # _nest_backend's answer for arrays of two backends
-_ARRAY_BACKEND: dict[type, str] = {}  # array type -> backend name (the types met so far)
 #: a backend's per-call parts: the compiled function, whether the call sets in_jit around it, and
 #: the handler of its errors (or None)
 _Entry = tuple[Callable, bool, "Callable[[Exception, tuple, dict], None] | None"]
@@ -74,7 +73,7 @@ def _nest_backend(items: list) -> Any:
     while stack:
         for item in stack.pop():
             t = type(item)
-            name = _ARRAY_BACKEND.get(t)
+            name = _TYPE_TO_BACKEND.get(t)  # (backend_name_of_type's cache: None for non-arrays)
             if name is None:
                 if t is dict or t is list or t is tuple:
                     sequence = item.values() if t is dict else item
@@ -97,14 +96,13 @@ def _nest_backend(items: list) -> Any:
 def _uniform_backend(items: Any) -> str | None:
     """The backend of ``items`` if they are all arrays of one type (checked in C), else None."""
     types = set(map(type, items))
-    return _ARRAY_BACKEND.get(types.pop()) if len(types) == 1 else None
+    return _TYPE_TO_BACKEND.get(types.pop()) if len(types) == 1 else None
 
 
 def _array_backend_or_walk(item: Any, t: type, stack: list) -> str | None:
     """``item``'s backend if it is an array (remembering its type), else None, its leaves queued."""
     name = backend_name_of_type(t)
     if name is not None:
-        _ARRAY_BACKEND[t] = name
         return name
     leaves = optree.tree_leaves(item, namespace=_TREE_NAMESPACE)
     if not (len(leaves) == 1 and leaves[0] is item):  # a registered node (hd.Container...)
@@ -246,7 +244,9 @@ class Jitted:
             return self._entry(current_backend())
         entry = self._entry(name)
         if key is not None and len(self._by_signature) < _MAX_SIGNATURES:
-            types_decide = all(type(a) in _ARRAY_BACKEND or type(a) in _SCALARS for a in dynamic)
+            types_decide = all(
+                _TYPE_TO_BACKEND.get(type(a)) is not None or type(a) in _SCALARS for a in dynamic
+            )
             self._by_signature[key] = entry if types_decide else _WALK
         return entry
 
