@@ -299,11 +299,12 @@ def measure(
     backends: list[str], sizes: list[int], repeat: int, target_s: float, peers: bool = False
 ) -> list[Row]:
     rows = []
+    hdpy = python_fronts()
     for backend in backends:
         for size in sizes:
             env = _environment(backend, size)
             env["ns"] = hd.namespace(backend)
-            env["hdpy"] = python_fronts()
+            env["hdpy"] = hdpy
             if peers:
                 _add_peer_environment(env, backend)
             with hd.use_backend(backend):

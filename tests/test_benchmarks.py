@@ -32,12 +32,16 @@ def _load(name: str):
     return module
 
 
-def test_dispatch_overhead_quick(backend, tmp_path, capsys):
+def _run_quick(name: str, backend: str, tmp_path) -> dict:
+    """Run benchmarks/<name>.py in --quick mode on one backend; its JSON result."""
     require_backend(backend)
-    bench = _load("dispatch_overhead")
-    output = tmp_path / "dispatch.json"
-    assert bench.main(["--quick", "--backends", backend, "--output", str(output)]) == 0
-    result = json.loads(output.read_text())
+    output = tmp_path / f"{name}.json"
+    assert _load(name).main(["--quick", "--backends", backend, "--output", str(output)]) == 0
+    return json.loads(output.read_text())
+
+
+def test_dispatch_overhead_quick(backend, tmp_path, capsys):
+    result = _run_quick("dispatch_overhead", backend, tmp_path)
     functions = {row["function"] for row in result["rows"] if row["backend"] == backend}
     assert functions == {"sin", "add", "sum", "zeros"}
     assert all(row["native_min_ns"] > 0 and row["hedera_min_ns"] > 0 for row in result["rows"])
@@ -50,11 +54,7 @@ def test_dispatch_overhead_quick(backend, tmp_path, capsys):
 
 
 def test_library_overhead_quick(backend, tmp_path):
-    require_backend(backend)
-    bench = _load("library_overhead")
-    output = tmp_path / "library.json"
-    assert bench.main(["--quick", "--backends", backend, "--output", str(output)]) == 0
-    result = json.loads(output.read_text())
+    result = _run_quick("library_overhead", backend, tmp_path)
     for library in ("mech", "vision"):  # robot and gym too, once installed (missing_libraries)
         assert library in result["functions"]
     for library in result["functions"]:
@@ -68,11 +68,7 @@ def test_library_overhead_quick(backend, tmp_path):
 
 
 def test_jit_overhead_quick(backend, tmp_path, capsys):
-    require_backend(backend)
-    bench = _load("jit_overhead")
-    output = tmp_path / "jit.json"
-    assert bench.main(["--quick", "--backends", backend, "--output", str(output)]) == 0
-    result = json.loads(output.read_text())
+    result = _run_quick("jit_overhead", backend, tmp_path)
     cases = {row["case"] for row in result["rows"] if row["backend"] == backend}
     assert cases == {"trivial", "pytree", "static", "kwargs", "two_args"}
     assert all(row["native_min_ns"] > 0 and row["hd_jit_min_ns"] > 0 for row in result["rows"])
