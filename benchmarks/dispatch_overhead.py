@@ -10,7 +10,11 @@ process:
 
 on inputs of 1 and of 1000 elements, timed in alternation (``_time_interleaved``), and
 reports nanoseconds per call (min and median of repeats; process CPU time by default,
-``--clock wall`` for wall time) and the overhead added by hedera. Each of these four is
+``--clock wall`` for wall time) and the overhead added by hedera, estimated from single calls
+of ``hd.f`` and the native function paired back to back in random order
+(``paired_call_difference_ns``; the same estimate between the namespace function and the
+native one, which are the same function for one-to-one mappings, shows its noise floor). Each
+of these four is
 timed as a call of the function looked up once beforehand (``f(x)`` with
 ``f = torch.sin``), so that the difference is the call itself, not the spelling (see
 ``_bound``). It also times
@@ -174,14 +178,15 @@ class Row:
     hedera_median_ns: float
     namespace_min_ns: float
     added_ns: float  # hedera min - native min
-    dispatch_ns: float  # hedera min - namespace min: the front's own cost
+    dispatch_ns: float  # hd.f - namespace.f, single calls paired: the front's own cost
     ratio: float  # hedera min / native min
     compat_min_ns: float | None = None  # array_namespace(x).f(...)
     eagerpy_min_ns: float | None = None  # pre-wrapped EagerPy tensor
     keras_min_ns: float | None = None  # keras.ops.f(x), subprocess
     keras_native_min_ns: float | None = None  # the native call timed in the keras subprocess
     python_front_min_ns: float | None = None  # hd.f's Python front (no C hot path), if accelerated
-    added_paired_ns: float | None = None  # median over rounds of (hd.f - native) within a round
+    added_paired_ns: float | None = None  # hd.f - native, single calls paired (paired_call_difference_ns)
+    added_paired_error_ns: float | None = None  # its standard error
     namespace_paired_ns: float | None = None  # the same for namespace.f: the noise floor where it IS native
     python_front_paired_ns: float | None = None  # the same for the Python front
 
@@ -248,9 +253,10 @@ def _time_interleaved(
     """(min, median, every run) ns per call of each statement, timed in alternation.
 
     ``repeat`` rounds of ``3 * repeat`` short runs, each round timing every statement once: a
-    slow stretch of the machine (or of the framework: JAX and TensorFlow calls of the same
-    function vary by hundreds of ns from one block of calls to the next) hits all of them
-    alike instead of whichever was being timed, so differences of tens of ns stay visible.
+    slow stretch of the machine hits all of them alike instead of whichever was being timed.
+    Good for the cost of a call; too coarse for the difference of two costs on JAX and
+    TensorFlow, whose calls vary by hundreds of ns from one block of calls to the next: that
+    is :func:`paired_call_difference_ns`.
     """
     timers = {k: timeit.Timer(v, globals=env, timer=_clock) for k, v in stmts.items()}
     first = next(iter(timers.values()))
@@ -264,9 +270,47 @@ def _time_interleaved(
     return {k: (min(v), statistics.median(v), v) for k, v in runs.items()}
 
 
-def paired_difference_ns(a: list[float], b: list[float]) -> float:
-    """Median over rounds of (a - b) within each round: robust to drift between rounds."""
-    return statistics.median(x - y for x, y in zip(a, b, strict=True))
+_PAIRED_LOOP = """
+def _paired_loop(_order, _clock):
+    _out = []
+    _append = _out.append
+    for _a_first in _order:
+        if _a_first:
+            _t0 = _clock(); {a}; _t1 = _clock(); {b}; _t2 = _clock()
+            _append((_t1 - _t0) - (_t2 - _t1))
+        else:
+            _t0 = _clock(); {b}; _t1 = _clock(); {a}; _t2 = _clock()
+            _append((_t2 - _t1) - (_t1 - _t0))
+    return _out
+"""
+
+
+def paired_call_difference_ns(a: str, b: str, env: dict, pairs: int, seed: int = 0) -> tuple[float, float]:
+    """(estimate, standard error) of the ns that one call of ``a`` costs more than one of ``b``.
+
+    Times ``pairs`` pairs of single calls back to back, in an order drawn at random per pair,
+    and returns the 10%-trimmed mean of the within-pair differences. This resolves a few ns on
+    calls that take microseconds and vary by hundreds of ns from one block of calls to the
+    next (JAX, TensorFlow), where differences of block timings cannot: both calls of a pair
+    see the same state of the machine and the framework. The order must be random, not
+    alternating: JAX and TensorFlow calls have period-2 effects (measured: alternation put
+    -45 ns between two calls of the same function). Trimming drops pairs hit by a context
+    switch or a collection. Wall clock (``perf_counter_ns``): a CPU-time clock costs a system
+    call per read here, and a pair is too short to be descheduled in more than a few cases.
+    """
+    import random
+
+    scope = dict(env)
+    exec(_PAIRED_LOOP.format(a=a, b=b), scope)
+    loop = scope["_paired_loop"]
+    rng = random.Random(seed)
+    loop([rng.random() < 0.5 for _ in range(min(pairs, 200))], time.perf_counter_ns)  # warm up
+    diffs = sorted(loop([rng.random() < 0.5 for _ in range(pairs)], time.perf_counter_ns))
+    cut = len(diffs) // 10
+    kept = diffs[cut : len(diffs) - cut] or diffs
+    mean = statistics.fmean(kept)
+    error = statistics.pstdev(kept) / len(kept) ** 0.5 if len(kept) > 1 else float("nan")
+    return mean, error
 
 
 def _bound(stmt: str, env: dict, slot: str) -> str:
@@ -296,7 +340,12 @@ def _is_alias(env: dict, native_stmt: str, name: str) -> bool:
 
 
 def measure(
-    backends: list[str], sizes: list[int], repeat: int, target_s: float, peers: bool = False
+    backends: list[str],
+    sizes: list[int],
+    repeat: int,
+    target_s: float,
+    pairs: int,
+    peers: bool = False,
 ) -> list[Row]:
     rows = []
     hdpy = python_fronts()
@@ -322,16 +371,24 @@ def measure(
                     if _fastpath.enabled():
                         stmts["python"] = _bound(python_stmt, env, "_python")
                     t = _time_interleaved(stmts, env, repeat, target_s)
-                    (n_min, n_med, n_runs), (h_min, h_med, h_runs) = t["native"], t["hedera"]
+                    (n_min, n_med, _), (h_min, h_med, _) = t["native"], t["hedera"]
                     s_min = t["namespace"][0]
                     aliased = one_to_one and _is_alias(env, native, name)
+                    dispatch, _ = paired_call_difference_ns(stmts["hedera"], stmts["namespace"], env, pairs)
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
-                              h_min - n_min, h_min - s_min, h_min / n_min)  # fmt: skip
-                    row.added_paired_ns = paired_difference_ns(h_runs, n_runs)
-                    row.namespace_paired_ns = paired_difference_ns(t["namespace"][2], n_runs)
+                              h_min - n_min, dispatch, h_min / n_min)  # fmt: skip
+                    native_call = stmts["native"]
+                    row.added_paired_ns, row.added_paired_error_ns = paired_call_difference_ns(
+                        stmts["hedera"], native_call, env, pairs
+                    )
+                    row.namespace_paired_ns, _ = paired_call_difference_ns(
+                        stmts["namespace"], native_call, env, pairs
+                    )
                     if "python" in t:
                         row.python_front_min_ns = t["python"][0]
-                        row.python_front_paired_ns = paired_difference_ns(t["python"][2], n_runs)
+                        row.python_front_paired_ns, _ = paired_call_difference_ns(
+                            stmts["python"], native_call, env, pairs
+                        )
                     if peers:
                         row.compat_min_ns = _peer_time(compat_statement(name), env, repeat, target_s)
                         row.eagerpy_min_ns = _peer_time(EAGERPY[name], env, repeat, target_s)
@@ -460,7 +517,7 @@ def _median_ratio(pairs: list[tuple[float | None, float | None]]) -> float | Non
     return statistics.median(ratios) if ratios else None
 
 
-def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[str, dict[str, float]]:
+def python_frame_ns(backends: list[str], pairs: int) -> dict[str, dict[str, float]]:
     """Per backend, ns per call on 1 element: what one empty Python function around the native
     call adds (``frame``), and what looking the native function up on its module costs
     (``module_attribute``: ``np.square(x)`` as usually written, against a bound ``square(x)``).
@@ -475,13 +532,9 @@ def python_frame_ns(backends: list[str], repeat: int, target_s: float) -> dict[s
         written = f"{_MODULE[backend]}.square(x)"
         exec("def wrapper(x):\n    return square(x)", env)
         eval("wrapper(x)", env)
-        t = _time_interleaved(
-            {"direct": "square(x)", "wrapped": "wrapper(x)", "written": written}, env, repeat, target_s
-        )
-        direct = t["direct"][2]
         out[backend] = {
-            "frame": paired_difference_ns(t["wrapped"][2], direct),
-            "module_attribute": paired_difference_ns(t["written"][2], direct),
+            "frame": paired_call_difference_ns("wrapper(x)", "square(x)", env, pairs)[0],
+            "module_attribute": paired_call_difference_ns(written, "square(x)", env, pairs)[0],
         }
     return out
 
@@ -545,9 +598,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         global CASES
         CASES = {k: CASES[k] for k in ("sin", "add", "sum", "zeros")}
-        sizes, repeat, target_s = [1], 2, 1e-4
+        sizes, repeat, target_s, pairs = [1], 2, 1e-4, 200
     else:
-        sizes, repeat, target_s = [1, 1000], 7, 0.02
+        sizes, repeat, target_s, pairs = [1, 1000], 7, 0.02, 20_000
     if "jax" in backends:
         import jax
 
@@ -555,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.keras_worker:
         keras_worker(backends[0], sizes, repeat, target_s, args.output)
         return 0
-    rows = measure(backends, sizes, repeat, target_s, peers=not args.no_peers)
+    rows = measure(backends, sizes, repeat, target_s, pairs, peers=not args.no_peers)
     if not args.no_peers:
         for (backend, function, size), (keras_ns, native_ns) in measure_keras(
             backends, sizes, args.quick
@@ -564,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
                 if (r.backend, r.function, r.size) == (backend, function, size):
                     r.keras_min_ns, r.keras_native_min_ns = keras_ns, native_ns
     peers = peer_lookup_ns(backends, repeat, target_s)
-    frames = python_frame_ns(backends, repeat, target_s)
+    frames = python_frame_ns(backends, pairs)
     load = os.getloadavg()
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

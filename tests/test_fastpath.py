@@ -153,6 +153,51 @@ def test_lookup_rules(arity, args, expected):
     assert front(*args) == expected
 
 
+def test_the_last_hit_follows_the_argument_types():
+    """Each front remembers its last cache hit; calls alternating between keys must still each
+    reach their own function, whichever key was remembered."""
+
+    def tagged(tag):
+        return lambda *a: (tag, a[0])
+
+    cache = {float: tagged("float"), int: tagged("int"), (float, int): tagged("float,int"),
+             (int, float): tagged("int,float")}  # fmt: skip
+    front = _fastpath._extension.make_front(
+        lambda *a: ("slow", a[0]), cache, 2, b"f", b"f(*a)\n--\n\n", __name__
+    )
+    calls = [((1.0, 2.0), "float"), ((1, 2), "int"), ((1.0, 2), "float,int"), ((1, 2.0), "int,float"),
+             (("a", "b"), "slow"), ((1, 2), "int"), ((1, 2), "int"), ((2.0, 1), "float,int")]  # fmt: skip
+    for _ in range(2):
+        for args, tag in calls:
+            assert front(*args) == (tag, args[0])
+
+
+def test_the_last_hit_holds_its_references_and_releases_them():
+    """The remembered type and function stay alive while remembered (a freed type's address could
+    be reused by another type) and are released when the front is, cycles included."""
+    import gc
+    import weakref
+
+    class Tracked:
+        pass
+
+    def target(x):
+        return "hit"
+
+    cache = {Tracked: target}
+    front = _fastpath._extension.make_front(lambda x: "slow", cache, 1, b"f", b"", __name__)
+    assert front(Tracked()) == "hit"
+    type_ref, target_ref = weakref.ref(Tracked), weakref.ref(target)
+    cache.clear()
+    del Tracked, target
+    gc.collect()
+    assert type_ref() is not None and target_ref() is not None  # the front's last hit keeps them
+    assert front(type_ref()()) == "hit"  # cleared cache, same type: the function the key maps to
+    del front
+    gc.collect()
+    assert type_ref() is None and target_ref() is None
+
+
 def test_an_exception_reruns_the_python_front_and_base_exceptions_pass_through():
     calls = []
 

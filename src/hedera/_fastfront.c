@@ -28,7 +28,7 @@
 #include <Python.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 1
+#define FASTFRONT_ABI 2
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define MAX_TUPLE_KEY 3
@@ -41,6 +41,14 @@ typedef struct {
     PyObject *name;     /* bytes, kept alive for method_def.ml_name */
     PyObject *doc;      /* bytes, kept alive for method_def.ml_doc */
     PyMethodDef method_def;
+    /* The last key found in the cache and its function (strong references; hit_count 0: none).
+     * Most programs call a front with one array type, and comparing type pointers is cheaper
+     * than a dict lookup, above all right after a framework call of several microseconds has
+     * evicted the dict from the CPU caches. Sound because the cache only ever grows, and maps a
+     * key to one function for good (hedera._dispatch.miss). */
+    Py_ssize_t hit_count;
+    PyObject *hit_types[MAX_TUPLE_KEY];
+    PyObject *hit_target;
 } FrontState;
 
 static PyObject *
@@ -49,46 +57,29 @@ call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, Py
     return PyObject_Vectorcall(state->python, args, nargs, kwnames);
 }
 
-/* The cached backend function for these arguments (a borrowed reference), or NULL without an
- * error set when the Python front must decide. */
-static PyObject *
-cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
+/* The types that key this call's cache entry, written to ``types``: returns 1 when the array
+ * arguments share one type (types[0]), the arity when they are of mixed types (a tuple key), or 0
+ * when the Python front must decide (too few arguments, not a list/tuple, a mixed sequence). */
+static Py_ssize_t
+key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject **types)
 {
     Py_ssize_t arity = state->arity;
-    PyTypeObject *first;
     if (arity >= 1) {
         if (nargs < arity) {
-            return NULL;
+            return 0;
         }
-        first = Py_TYPE(args[0]);
         int same = 1;
-        for (Py_ssize_t i = 1; i < arity; i++) {
-            same &= Py_TYPE(args[i]) == first;
-        }
-        if (same) {
-            return PyDict_GetItemWithError(state->cache, (PyObject *)first);
-        }
-        if (arity > MAX_TUPLE_KEY) {
-            return NULL;
-        }
-        PyObject *types[MAX_TUPLE_KEY];
         for (Py_ssize_t i = 0; i < arity; i++) {
             types[i] = (PyObject *)Py_TYPE(args[i]);
+            same &= types[i] == types[0];
         }
-        PyObject *key = arity == 2 ? PyTuple_Pack(2, types[0], types[1])
-                                   : PyTuple_Pack(3, types[0], types[1], types[2]);
-        if (key == NULL) {
-            return NULL;
-        }
-        PyObject *target = PyDict_GetItemWithError(state->cache, key);
-        Py_DECREF(key);
-        return target;
+        return same ? 1 : arity;
     }
     PyObject *const *items;
     Py_ssize_t count;
     if (arity == SEQUENCE) {
         if (nargs < 1) {
-            return NULL;
+            return 0;
         }
         PyObject *sequence = args[0];
         if (PyList_CheckExact(sequence)) {
@@ -100,7 +91,7 @@ cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
             count = PyTuple_GET_SIZE(sequence);
         }
         else {
-            return NULL;
+            return 0;
         }
     }
     else { /* VARIADIC */
@@ -108,15 +99,80 @@ cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
         count = nargs;
     }
     if (count < 1) {
-        return NULL;
+        return 0;
     }
-    first = Py_TYPE(items[0]);
+    types[0] = (PyObject *)Py_TYPE(items[0]);
     for (Py_ssize_t i = 1; i < count; i++) {
-        if (Py_TYPE(items[i]) != first) {
-            return NULL;
+        if ((PyObject *)Py_TYPE(items[i]) != types[0]) {
+            return 0;
         }
     }
-    return PyDict_GetItemWithError(state->cache, (PyObject *)first);
+    return 1;
+}
+
+/* Make (types, target) the front's last hit. New references are taken before the old ones are
+ * dropped, since dropping one may run arbitrary code (a weakref callback, say). */
+static void
+remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObject *target)
+{
+    PyObject *old_types[MAX_TUPLE_KEY];
+    PyObject *old_target = state->hit_target;
+    Py_ssize_t old_count = state->hit_count;
+    for (Py_ssize_t i = 0; i < old_count; i++) {
+        old_types[i] = state->hit_types[i];
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_INCREF(types[i]);
+        state->hit_types[i] = types[i];
+    }
+    Py_INCREF(target);
+    state->hit_target = target;
+    state->hit_count = count;
+    for (Py_ssize_t i = 0; i < old_count; i++) {
+        Py_DECREF(old_types[i]);
+    }
+    Py_XDECREF(old_target);
+}
+
+/* The cached backend function for these arguments (a borrowed reference), or NULL without an
+ * error set when the Python front must decide. The front's last hit is checked before its dict. */
+static PyObject *
+cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *types[MAX_TUPLE_KEY];
+    Py_ssize_t count = key_types(state, args, nargs, types);
+    if (count == 0) {
+        return NULL;
+    }
+    if (count == state->hit_count) {
+        int hit = 1;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            hit &= types[i] == state->hit_types[i];
+        }
+        if (hit) {
+            return state->hit_target;
+        }
+    }
+    PyObject *target;
+    if (count == 1) {
+        target = PyDict_GetItemWithError(state->cache, types[0]);
+    }
+    else {
+        PyObject *key = PyTuple_New(count);
+        if (key == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            Py_INCREF(types[i]);
+            PyTuple_SET_ITEM(key, i, types[i]);
+        }
+        target = PyDict_GetItemWithError(state->cache, key);
+        Py_DECREF(key);
+    }
+    if (target != NULL) {
+        remember_hit(state, types, count, target);
+    }
+    return target;
 }
 
 static PyObject *
@@ -148,6 +204,10 @@ state_traverse(FrontState *state, visitproc visit, void *arg)
 {
     Py_VISIT(state->python);
     Py_VISIT(state->cache);
+    for (Py_ssize_t i = 0; i < state->hit_count; i++) {
+        Py_VISIT(state->hit_types[i]);
+    }
+    Py_VISIT(state->hit_target);
     return 0;
 }
 
@@ -156,6 +216,12 @@ state_clear(FrontState *state)
 {
     Py_CLEAR(state->python);
     Py_CLEAR(state->cache);
+    Py_ssize_t count = state->hit_count;
+    state->hit_count = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_CLEAR(state->hit_types[i]);
+    }
+    Py_CLEAR(state->hit_target);
     return 0;
 }
 
@@ -241,6 +307,8 @@ make_front(PyObject *module, PyObject *args)
     state->arity = arity;
     state->name = name;
     state->doc = doc;
+    state->hit_count = 0;
+    state->hit_target = NULL;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;

@@ -30,7 +30,7 @@ __all__ = ["ACCELERATED", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "pyth
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 1  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 2  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 
