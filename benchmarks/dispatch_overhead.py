@@ -12,7 +12,7 @@ on inputs of 1 and of 1000 elements, timed in alternation (``_time_interleaved``
 reports nanoseconds per call (min and median of repeats; process CPU time by default,
 ``--clock wall`` for wall time) and the overhead added by hedera, estimated from single calls
 of ``hd.f`` and the native function paired back to back in random order
-(``paired_call_difference_ns``; the same estimate between the namespace function and the
+(``benchlib.paired_call_difference_ns``; the same estimate between the namespace function and the
 native one, which are the same function for one-to-one mappings, shows its noise floor). Each
 of these four is
 timed as a call of the function looked up once beforehand (``f(x)`` with
@@ -59,6 +59,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+import benchlib
 import numpy as np
 
 import hedera as hd
@@ -185,7 +186,7 @@ class Row:
     keras_min_ns: float | None = None  # keras.ops.f(x), subprocess
     keras_native_min_ns: float | None = None  # the native call timed in the keras subprocess
     python_front_min_ns: float | None = None  # hd.f's Python front (no C hot path), if accelerated
-    added_paired_ns: float | None = None  # hd.f - native, single calls paired (paired_call_difference_ns)
+    added_paired_ns: float | None = None  # hd.f - native, single calls paired (benchlib)
     added_paired_error_ns: float | None = None  # its standard error
     namespace_paired_ns: float | None = None  # the same for namespace.f: the noise floor where it IS native
     python_front_paired_ns: float | None = None  # the same for the Python front
@@ -256,7 +257,7 @@ def _time_interleaved(
     slow stretch of the machine hits all of them alike instead of whichever was being timed.
     Good for the cost of a call; too coarse for the difference of two costs on JAX and
     TensorFlow, whose calls vary by hundreds of ns from one block of calls to the next: that
-    is :func:`paired_call_difference_ns`.
+    is :func:`benchlib.paired_call_difference_ns`.
     """
     timers = {k: timeit.Timer(v, globals=env, timer=_clock) for k, v in stmts.items()}
     first = next(iter(timers.values()))
@@ -268,49 +269,6 @@ def _time_interleaved(
         for k, timer in timers.items():
             runs[k].append(timer.timeit(number) / number * 1e9)
     return {k: (min(v), statistics.median(v), v) for k, v in runs.items()}
-
-
-_PAIRED_LOOP = """
-def _paired_loop(_order, _clock):
-    _out = []
-    _append = _out.append
-    for _a_first in _order:
-        if _a_first:
-            _t0 = _clock(); {a}; _t1 = _clock(); {b}; _t2 = _clock()
-            _append((_t1 - _t0) - (_t2 - _t1))
-        else:
-            _t0 = _clock(); {b}; _t1 = _clock(); {a}; _t2 = _clock()
-            _append((_t2 - _t1) - (_t1 - _t0))
-    return _out
-"""
-
-
-def paired_call_difference_ns(a: str, b: str, env: dict, pairs: int, seed: int = 0) -> tuple[float, float]:
-    """(estimate, standard error) of the ns that one call of ``a`` costs more than one of ``b``.
-
-    Times ``pairs`` pairs of single calls back to back, in an order drawn at random per pair,
-    and returns the 10%-trimmed mean of the within-pair differences. This resolves a few ns on
-    calls that take microseconds and vary by hundreds of ns from one block of calls to the
-    next (JAX, TensorFlow), where differences of block timings cannot: both calls of a pair
-    see the same state of the machine and the framework. The order must be random, not
-    alternating: JAX and TensorFlow calls have period-2 effects (measured: alternation put
-    -45 ns between two calls of the same function). Trimming drops pairs hit by a context
-    switch or a collection. Wall clock (``perf_counter_ns``): a CPU-time clock costs a system
-    call per read here, and a pair is too short to be descheduled in more than a few cases.
-    """
-    import random
-
-    scope = dict(env)
-    exec(_PAIRED_LOOP.format(a=a, b=b), scope)
-    loop = scope["_paired_loop"]
-    rng = random.Random(seed)
-    loop([rng.random() < 0.5 for _ in range(min(pairs, 200))], time.perf_counter_ns)  # warm up
-    diffs = sorted(loop([rng.random() < 0.5 for _ in range(pairs)], time.perf_counter_ns))
-    cut = len(diffs) // 10
-    kept = diffs[cut : len(diffs) - cut] or diffs
-    mean = statistics.fmean(kept)
-    error = statistics.pstdev(kept) / len(kept) ** 0.5 if len(kept) > 1 else float("nan")
-    return mean, error
 
 
 def _bound(stmt: str, env: dict, slot: str) -> str:
@@ -374,19 +332,21 @@ def measure(
                     (n_min, n_med, _), (h_min, h_med, _) = t["native"], t["hedera"]
                     s_min = t["namespace"][0]
                     aliased = one_to_one and _is_alias(env, native, name)
-                    dispatch, _ = paired_call_difference_ns(stmts["hedera"], stmts["namespace"], env, pairs)
+                    dispatch, _ = benchlib.paired_call_difference_ns(
+                        stmts["hedera"], stmts["namespace"], env, pairs
+                    )
                     row = Row(backend, name, size, aliased, n_min, n_med, h_min, h_med, s_min,
                               h_min - n_min, dispatch, h_min / n_min)  # fmt: skip
                     native_call = stmts["native"]
-                    row.added_paired_ns, row.added_paired_error_ns = paired_call_difference_ns(
+                    row.added_paired_ns, row.added_paired_error_ns = benchlib.paired_call_difference_ns(
                         stmts["hedera"], native_call, env, pairs
                     )
-                    row.namespace_paired_ns, _ = paired_call_difference_ns(
+                    row.namespace_paired_ns, _ = benchlib.paired_call_difference_ns(
                         stmts["namespace"], native_call, env, pairs
                     )
                     if "python" in t:
                         row.python_front_min_ns = t["python"][0]
-                        row.python_front_paired_ns, _ = paired_call_difference_ns(
+                        row.python_front_paired_ns, _ = benchlib.paired_call_difference_ns(
                             stmts["python"], native_call, env, pairs
                         )
                     if peers:
@@ -533,8 +493,8 @@ def python_frame_ns(backends: list[str], pairs: int) -> dict[str, dict[str, floa
         exec("def wrapper(x):\n    return square(x)", env)
         eval("wrapper(x)", env)
         out[backend] = {
-            "frame": paired_call_difference_ns("wrapper(x)", "square(x)", env, pairs)[0],
-            "module_attribute": paired_call_difference_ns(written, "square(x)", env, pairs)[0],
+            "frame": benchlib.paired_call_difference_ns("wrapper(x)", "square(x)", env, pairs)[0],
+            "module_attribute": benchlib.paired_call_difference_ns(written, "square(x)", env, pairs)[0],
         }
     return out
 

@@ -265,19 +265,19 @@ def time_variants(
     return {name: Timing(min(r), statistics.median(r)) for name, r in runs.items()}
 
 
-def dispatch_cost_ns(backend: str, repeat: int, target_s: float) -> float:
+def dispatch_cost_ns(backend: str, pairs: int) -> float:
     """hedera's per-call dispatch cost on ``backend``: ``hd.f`` minus the namespace's ``f``, in ns.
 
     The median over a few one-element calls (unary, binary, reduction, matmul); this is the
     cost each ``hd.*`` front call in a library function adds.
     """
-    return statistics.median(_dispatch_costs(backend, SINGLE_ARRAY_PROBES, repeat, target_s))
+    return statistics.median(_dispatch_costs(backend, SINGLE_ARRAY_PROBES, pairs))
 
 
-def sequence_dispatch_cost_ns(backend: str, repeat: int, target_s: float) -> float:
+def sequence_dispatch_cost_ns(backend: str, pairs: int) -> float:
     """The same for the fronts that take a sequence of arrays (``hd.stack([...])``, ``hd.concat``):
     they find the backend from the sequence's elements, a slower path than ``type(x)``."""
-    return statistics.median(_dispatch_costs(backend, SEQUENCE_PROBES, repeat, target_s))
+    return statistics.median(_dispatch_costs(backend, SEQUENCE_PROBES, pairs))
 
 
 SINGLE_ARRAY_PROBES = ("sin", "add", "sum", "matmul")
@@ -286,23 +286,15 @@ SEQUENCE_PROBES = ("stack", "concat")
 SEQUENCE_FRONTS = frozenset({"stack", "concat", "meshgrid", "broadcast_arrays", "result_type"})
 
 
-def _dispatch_costs(backend: str, names: tuple[str, ...], repeat: int, target_s: float) -> list[float]:
+def _dispatch_costs(backend: str, names: tuple[str, ...], pairs: int) -> list[float]:
     ns = hd.namespace(backend)
     x = hd.asarray(np.ones((1, 1), np.float32), backend=backend)
     sync = benchlib.sync_for(backend)
     costs = []
     for name in names:
         call_args = ([x, x],) if name in SEQUENCE_FRONTS else (x, x) if name in ("add", "matmul") else (x,)
-        f, g = getattr(hd, name), getattr(ns, name)
-        times = time_variants(
-            {
-                "hedera": (lambda f=f, a=call_args: sync(f(*a)), contextlib.nullcontext),
-                "namespace": (lambda g=g, a=call_args: sync(g(*a)), contextlib.nullcontext),
-            },
-            repeat,
-            target_s,
-        )
-        costs.append((times["hedera"].min_s - times["namespace"].min_s) * 1e9)
+        env = {"f": getattr(hd, name), "g": getattr(ns, name), "a": call_args, "sync": sync}
+        costs.append(benchlib.paired_call_difference_ns("sync(f(*a))", "sync(g(*a))", env, pairs)[0])
     return costs
 
 
@@ -632,9 +624,9 @@ def explain(row: Row) -> str | None:
 def run(args: argparse.Namespace) -> dict:
     state = State()
     for backend in args.backends:
-        repeat, target_s = max(args.repeat, 5), min(args.target_s, 0.005)
-        DISPATCH_NS[backend] = dispatch_cost_ns(backend, repeat, target_s)
-        SEQUENCE_DISPATCH_NS[backend] = sequence_dispatch_cost_ns(backend, repeat, target_s)
+        pairs = 200 if args.quick else 20_000
+        DISPATCH_NS[backend] = dispatch_cost_ns(backend, pairs)
+        SEQUENCE_DISPATCH_NS[backend] = sequence_dispatch_cost_ns(backend, pairs)
     jit_costs = {}
     for backend in args.compiled_backends:
         try:

@@ -197,7 +197,9 @@ def _sequence_share(lib: dict, backend: str) -> float:
             n_seq = sum(n for k, n in r["front_calls_by_name"].items() if k in sequence_fronts)
             seq_total += n_seq * seq_ns
             single_total += (r["front_calls"] - n_seq) * single_ns
-    return seq_total / max(seq_total + single_total, 1e-9)
+    total = seq_total + single_total
+    # a per-call cost measured at or below zero (noise) leaves no meaningful share
+    return seq_total / total if seq_ns > 0 and single_ns > 0 and total > 0 else float("nan")
 
 
 def _findings(lib: dict) -> list[str]:
@@ -370,7 +372,8 @@ def added_one_to_one(d: dict, backend: str, size: int) -> dict[str, float | None
     """Median ns that ``hd.f`` (C) and its Python front add to the native call, one-to-one rows,
     and the same measure for the namespace function, which *is* the native one there (the noise).
 
-    Paired within a round where the results have it (``added_paired_ns``), else min against min.
+    From single calls paired back to back where the results have it (``added_paired_ns``, see
+    ``dispatch_overhead.paired_call_difference_ns``), else min against min.
     """
     rows = [r for r in d["rows"] if r["backend"] == backend and r["size"] == size and r["one_to_one"]]
 
@@ -392,6 +395,13 @@ def added_one_to_one(d: dict, backend: str, size: int) -> dict[str, float | None
         ),
         "noise": None,
     }
+
+
+def _added(row: dict) -> str:
+    """``hd.f`` minus native for one row: paired estimate +- its standard error where measured."""
+    if row.get("added_paired_error_ns") is not None:
+        return f"{row['added_paired_ns']:+.0f} ± {row['added_paired_error_ns']:.0f}"
+    return f"{row['added_ns']:+.0f}"
 
 
 def _dispatch_tables(d: dict) -> list[str]:
@@ -416,9 +426,12 @@ def _dispatch_tables(d: dict) -> list[str]:
         "numpy, torch and jax.numpy, whose module `__getattr__` (PEP 562) stops CPython from "
         "specialising the attribute load: the *module attribute* column, `np.square(x)` minus "
         "a bound `square(x)`. The *added* columns are medians over the one-to-one functions of "
-        "the median over rounds of (`hd.f` minus native) timed within one round; *same function* is "
-        "that measure for `namespace.f`, which there *is* the native function: the noise floor "
-        "(JAX and TensorFlow calls of one function vary by hundreds of ns between blocks of calls).",
+        "(`hd.f` minus native) estimated from 20,000 pairs of single calls timed back to back in "
+        "random order (trimmed mean of the within-pair differences; per-function standard errors "
+        "in the tables below); *same function* is that estimate for `namespace.f`, which there "
+        "*is* the native function: the noise floor. Differences of block timings cannot resolve "
+        "tens of ns on JAX and TensorFlow, whose calls of one function vary by hundreds of ns "
+        "between blocks of calls.",
         "",
         f"C fast path in use: {d.get('fast_path', False)}.",
         "",
@@ -445,8 +458,8 @@ def _dispatch_tables(d: dict) -> list[str]:
         lines += [
             f"### {size}-element inputs (ns per call)",
             "",
-            "| backend | function | native | hd.f | namespace.f | added | Python front | compat | EagerPy "
-            "| keras.ops |",
+            "| backend | function | native | hd.f | namespace.f | added (paired) | Python front "
+            "| compat | EagerPy | keras.ops |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in d["rows"]:
@@ -455,7 +468,7 @@ def _dispatch_tables(d: dict) -> list[str]:
             star = "" if r["one_to_one"] else " *"
             lines.append(
                 f"| {r['backend']} | {r['function']}{star} | {r['native_min_ns']:.0f} | "
-                f"{r['hedera_min_ns']:.0f} | {r['namespace_min_ns']:.0f} | {r['added_ns']:+.0f} | "
+                f"{r['hedera_min_ns']:.0f} | {r['namespace_min_ns']:.0f} | {_added(r)} | "
                 f"{_f(r.get('python_front_min_ns'), '.0f')} | {_f(r.get('compat_min_ns'), '.0f')} | "
                 f"{_f(r.get('eagerpy_min_ns'), '.0f')} | "
                 f"{_f(r.get('keras_min_ns'), '.0f')} |"
