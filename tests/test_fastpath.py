@@ -109,6 +109,32 @@ def test_errors_are_diagnosed_as_in_the_python_front(backend):
     assert issubclass(outcome(hd.sin, "x")[0], NotAnArrayError)
 
 
+def test_creation_fronts_follow_the_current_backend(backend):
+    """Fronts without arrays are keyed on the current backend's name: each of use_backend,
+    set_backend and the default must reach that backend's function, hit or miss."""
+    assert _fastpath.python_front(hd.zeros) is not hd.zeros
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    for _ in range(2):
+        with hd.use_backend(backend):
+            assert hd.backend_of(hd.zeros(3)) == backend
+            assert_same_outcome(hd.arange, 1, 7, 2)
+            assert_same_outcome(hd.fft.fftfreq, 4)
+            with hd.use_backend(other):
+                assert hd.backend_of(hd.ones((2, 2))) == other
+            assert hd.backend_of(hd.ones((2, 2))) == backend
+            assert issubclass(outcome(hd.zeros, "three")[0], TypeError)
+            assert_same_outcome(hd.zeros, "three")
+        hd.set_backend(backend)
+        try:
+            assert hd.backend_of(hd.linspace(0.0, 1.0, 3)) == backend
+            with hd.use_backend(other):
+                assert hd.backend_of(hd.linspace(0.0, 1.0, 3)) == other
+        finally:
+            hd.set_backend(None)
+        assert hd.backend_of(hd.eye(2)) == hd.current_backend()
+
+
 def test_mixed_backends_raise(backend):
     other = "numpy" if backend != "numpy" else "torch"
     require_backend(other)

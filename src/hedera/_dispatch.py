@@ -211,6 +211,8 @@ def _environment_default() -> str:
 
 # set_backend's setting, else the environment's default. The environment is read at import and by
 # set_backend(None), not per call: os.environ.get costs more than a whole numpy creation call.
+# The C hot path of the creation fronts reads this global, _context_backend and _TRACE_STACK by
+# name (hedera._fastpath.connect_current_backend): keep them module globals of these names.
 _process_backend: str = _environment_default()
 
 
@@ -345,6 +347,34 @@ def _is_one_typed_sequence(key: Any, arrays: tuple[Any, ...]) -> bool:
     )
 
 
+def _function_of(ns: ModuleType, qualname: str) -> Any:
+    """``ns``'s function ``qualname`` (``"linalg.inv"``: ``ns.linalg.inv``)."""
+    target: Any = ns
+    for part in qualname.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            from .errors import UnsupportedError
+
+            raise UnsupportedError(
+                f"{qualname} is not available on the {ns.__name__.rsplit('.', 1)[-1]} backend"
+            ) from None
+    return target
+
+
+def current_function(cache: dict, qualname: str) -> Any:
+    """The current backend's function ``qualname``: the lookup of a front without array arguments
+    (``zeros``, ``arange``), caching it in ``cache`` by backend name for the C hot path.
+
+    Not cached while torch.compile traces (see miss).
+    """
+    name = current_backend()
+    target = _function_of(load_backend(name), qualname)
+    if not _is_tracing():
+        cache[name] = target
+    return target
+
+
 def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[str, ...]) -> Any:
     """Slow path of a front function: find (and cache by argument types) the backend function.
 
@@ -359,17 +389,7 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
         pass
     except TypeError:  # an unhashable type object: resolve without caching
         key = None
-    ns = resolve(qualname, arrays, argnames)
-    target: Any = ns
-    for part in qualname.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            from .errors import UnsupportedError
-
-            raise UnsupportedError(
-                f"{qualname} is not available on the {ns.__name__.rsplit('.', 1)[-1]} backend"
-            ) from None
+    target = _function_of(resolve(qualname, arrays, argnames), qualname)
     # Not while torch.compile traces: dynamo guards on the cache as it read it, so filling it
     # there would fail those guards at the next call and recompile (docs/dispatch.md).
     if key is not None and not _is_tracing():

@@ -22,15 +22,19 @@
  *   SEQUENCE    a list or tuple as the first positional argument (concat, stack): key is the type
  *               its elements all share.
  *   VARIADIC    every positional argument (meshgrid, broadcast_arrays): key is their common type.
+ *   CURRENT     no array arguments (zeros, arange): key is the current backend's name, read as
+ *               hedera._dispatch.current_backend does (connect_current_backend() hands over its
+ *               context variable, module globals and torch.compile trace stack).
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 2
+#define FASTFRONT_ABI 3
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
+#define CURRENT (-3)
 #define MAX_TUPLE_KEY 3
 
 typedef struct {
@@ -51,19 +55,54 @@ typedef struct {
     PyObject *hit_target;
 } FrontState;
 
+/* Where CURRENT fronts read the current backend (connect_current_backend; strong references). */
+static PyObject *current_var;      /* use_backend's ContextVar: a backend name, or None */
+static PyObject *process_globals;  /* hedera._dispatch's globals ... */
+static PyObject *process_key;      /* ... whose entry of this name is set_backend's setting */
+static PyObject *trace_stack;      /* list: not empty while torch.compile traces use_backend */
+
 static PyObject *
 call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return PyObject_Vectorcall(state->python, args, nargs, kwnames);
 }
 
-/* The types that key this call's cache entry, written to ``types``: returns 1 when the array
- * arguments share one type (types[0]), the arity when they are of mixed types (a tuple key), or 0
- * when the Python front must decide (too few arguments, not a list/tuple, a mixed sequence). */
+/* The current backend's name in types[0] (borrowed: the context or the globals dict holds it) and
+ * 1, or 0 when the Python front must decide (in a torch.compile trace, or on any error). */
+static Py_ssize_t
+current_backend_name(PyObject **types)
+{
+    if (PyList_GET_SIZE(trace_stack) != 0) {
+        return 0;
+    }
+    PyObject *name = NULL;
+    if (PyContextVar_Get(current_var, NULL, &name) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_XDECREF(name);
+    if (name == NULL || name == Py_None) {
+        name = PyDict_GetItemWithError(process_globals, process_key);
+        if (name == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    types[0] = name;
+    return 1;
+}
+
+/* The objects that key this call's cache entry, written to ``types``: returns 1 when the array
+ * arguments share one type (types[0]) or for a CURRENT front (the backend name), the arity when
+ * they are of mixed types (a tuple key), or 0 when the Python front must decide (too few
+ * arguments, not a list/tuple, a mixed sequence, in a torch.compile trace). */
 static Py_ssize_t
 key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject **types)
 {
     Py_ssize_t arity = state->arity;
+    if (arity == CURRENT) {
+        return current_backend_name(types);
+    }
     if (arity >= 1) {
         if (nargs < arity) {
             return 0;
@@ -289,9 +328,14 @@ make_front(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "make_front: python must be callable");
         return NULL;
     }
-    if (arity == 0 || arity < VARIADIC || arity > MAX_TUPLE_KEY) {
-        PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1 or -2, got %zd",
+    if (arity == 0 || arity < CURRENT || arity > MAX_TUPLE_KEY) {
+        PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1, -2 or -3, got %zd",
                      MAX_TUPLE_KEY, arity);
+        return NULL;
+    }
+    if (arity == CURRENT && current_var == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "make_front: CURRENT fronts need connect_current_backend() first");
         return NULL;
     }
     FrontState *state = PyObject_GC_New(FrontState, &FrontStateType);
@@ -319,12 +363,35 @@ make_front(PyObject *module, PyObject *args)
     return front;
 }
 
+static PyObject *
+connect_current_backend(PyObject *module, PyObject *args)
+{
+    PyObject *var, *globals, *key, *stack;
+    if (!PyArg_ParseTuple(args, "O!O!UO!:connect_current_backend", &PyContextVar_Type, &var,
+                          &PyDict_Type, &globals, &key, &PyList_Type, &stack)) {
+        return NULL;
+    }
+    Py_INCREF(var);
+    Py_INCREF(globals);
+    Py_INCREF(key);
+    Py_INCREF(stack);
+    Py_XSETREF(current_var, var);
+    Py_XSETREF(process_globals, globals);
+    Py_XSETREF(process_key, key);
+    Py_XSETREF(trace_stack, stack);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"make_front", make_front, METH_VARARGS,
      "make_front(python, cache, arity, name, doc, module)\n--\n\n"
      "A builtin function that calls cache[type of its array arguments] with its arguments, and\n"
      "python(*args, **kwargs) on a miss or when that raises an Exception. name and doc are\n"
      "bytes (doc may start with a text signature), module the name for __module__."},
+    {"connect_current_backend", connect_current_backend, METH_VARARGS,
+     "connect_current_backend(context_var, globals, key, trace_stack)\n--\n\n"
+     "Where fronts of arity CURRENT read the current backend: context_var.get(), else\n"
+     "globals[key]; the Python front decides while the list trace_stack is not empty."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -348,7 +415,8 @@ PyInit__fastfront(void)
     }
     if (PyModule_AddIntConstant(module, "ABI", FASTFRONT_ABI) < 0
         || PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0
-        || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0) {
+        || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0
+        || PyModule_AddIntConstant(module, "CURRENT", CURRENT) < 0) {
         Py_DECREF(module);
         return NULL;
     }

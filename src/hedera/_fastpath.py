@@ -26,13 +26,14 @@ from collections.abc import Callable
 from types import FunctionType, ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["ACCELERATED", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
+__all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 2  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 3  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
+CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)
 
 #: the builtin front -> the Python front it accelerates
 ACCELERATED: dict[Callable[..., Any], FunctionType] = {}
@@ -56,7 +57,18 @@ def _load_extension() -> ModuleType | None:
     return _fastfront
 
 
+def _connect_current_backend(extension: ModuleType) -> None:
+    """Hand the C fronts of arity CURRENT what hedera._dispatch.current_backend reads."""
+    from . import _dispatch
+
+    extension.connect_current_backend(
+        _dispatch._context_backend, vars(_dispatch), "_process_backend", _dispatch._TRACE_STACK
+    )
+
+
 _extension = _load_extension()
+if _extension is not None:
+    _connect_current_backend(_extension)
 
 
 def enabled() -> bool:
@@ -75,8 +87,9 @@ def accelerate(front: F, cache: dict, arity: int) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
     ``cache`` is the front's dict from argument type(s) to backend function; ``arity`` says where
-    its arrays are: the first ``arity`` positional arguments, or :data:`SEQUENCE` /
-    :data:`VARIADIC`. The builtin has ``front``'s name, module, docstring and signature.
+    its arrays are: the first ``arity`` positional arguments, :data:`SEQUENCE` or
+    :data:`VARIADIC`; or :data:`CURRENT` for a front without arrays, whose ``cache`` maps backend
+    names to functions. The builtin has ``front``'s name, module, docstring and signature.
     """
     if _extension is None:
         return front

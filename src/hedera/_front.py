@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from ._diagnose import diagnose as _diagnose
-from ._dispatch import current_namespace as _current_namespace
+from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
+from ._fastpath import CURRENT as _CURRENT
 from ._fastpath import SEQUENCE as _SEQUENCE
 from ._fastpath import VARIADIC as _VARIADIC
 from ._fastpath import accelerate as _accelerate
@@ -180,12 +181,15 @@ def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, devic
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().arange
+    f = _current_function(_c_arange, 'arange')
     try:
         return f(start, stop, step, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'arange', {'start': start, 'stop': stop, 'step': step, 'dtype': dtype, 'device': device})
         raise
+
+
+arange = _accelerate(arange, _c_arange, _CURRENT)
 
 
 _c_empty: dict = {}
@@ -211,12 +215,15 @@ def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().empty
+    f = _current_function(_c_empty, 'empty')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'empty', {'shape': shape, 'dtype': dtype, 'device': device})
         raise
+
+
+empty = _accelerate(empty, _c_empty, _CURRENT)
 
 
 _c_empty_like: dict = {}
@@ -277,12 +284,15 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: 
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().eye
+    f = _current_function(_c_eye, 'eye')
     try:
         return f(n_rows, n_cols, k=k, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'eye', {'n_rows': n_rows, 'n_cols': n_cols, 'k': k, 'dtype': dtype, 'device': device})
         raise
+
+
+eye = _accelerate(eye, _c_eye, _CURRENT)
 
 
 _c_from_dlpack: dict = {}
@@ -345,12 +355,15 @@ def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = 
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().full
+    f = _current_function(_c_full, 'full')
     try:
         return f(shape, fill_value, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'full', {'shape': shape, 'fill_value': fill_value, 'dtype': dtype, 'device': device})
         raise
+
+
+full = _accelerate(full, _c_full, _CURRENT)
 
 
 _c_full_like: dict = {}
@@ -411,12 +424,15 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().linspace
+    f = _current_function(_c_linspace, 'linspace')
     try:
         return f(start, stop, num, dtype=dtype, device=device, endpoint=endpoint)
     except Exception as e:
         _diagnose(e, 'linspace', {'start': start, 'stop': stop, 'num': num, 'dtype': dtype, 'device': device, 'endpoint': endpoint})
         raise
+
+
+linspace = _accelerate(linspace, _c_linspace, _CURRENT)
 
 
 _c_meshgrid: dict = {}
@@ -481,12 +497,15 @@ def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().ones
+    f = _current_function(_c_ones, 'ones')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'ones', {'shape': shape, 'dtype': dtype, 'device': device})
         raise
+
+
+ones = _accelerate(ones, _c_ones, _CURRENT)
 
 
 _c_ones_like: dict = {}
@@ -615,12 +634,15 @@ def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().zeros
+    f = _current_function(_c_zeros, 'zeros')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'zeros', {'shape': shape, 'dtype': dtype, 'device': device})
         raise
+
+
+zeros = _accelerate(zeros, _c_zeros, _CURRENT)
 
 
 _c_zeros_like: dict = {}
@@ -6341,12 +6363,15 @@ def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLi
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().fft.fftfreq
+    f = _current_function(_c_fft_fftfreq, 'fft.fftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'fft.fftfreq', {'n': n, 'd': d, 'dtype': dtype, 'device': device})
         raise
+
+
+fft_fftfreq = _accelerate(fft_fftfreq, _c_fft_fftfreq, _CURRENT)
 
 
 _c_fft_fftn: dict = {}
@@ -6736,12 +6761,15 @@ def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceL
     array or tuple of arrays
         Native arrays of the same backend.
     """
-    f = _current_namespace().fft.rfftfreq
+    f = _current_function(_c_fft_rfftfreq, 'fft.rfftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
     except Exception as e:
         _diagnose(e, 'fft.rfftfreq', {'n': n, 'd': d, 'dtype': dtype, 'device': device})
         raise
+
+
+fft_rfftfreq = _accelerate(fft_rfftfreq, _c_fft_rfftfreq, _CURRENT)
 
 
 _c_fft_rfftn: dict = {}
