@@ -25,6 +25,17 @@ def _shape(shape):
     return (shape,) if isinstance(shape, int) else tuple(shape)
 
 
+def _filled(make, shape, dtype, device):
+    """``make(shape)`` (torch.zeros, ones, empty) with the shape passed as separate sizes and no
+    dtype/device keywords unless given: torch's argument parser takes ~500 ns longer for a
+    tuple than for separate sizes, and ~300 ns more for each keyword, even ``None``
+    (benchmarks: 1 µs over ``torch.zeros(3)`` before this, for a 3-element array)."""
+    dims = _shape(shape)
+    if dtype is None and device is None and dims:
+        return make(*dims)
+    return make(*dims or ((),), dtype=native_dtype(dtype), device=native_device(device))
+
+
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     # torch.arange rejects empty ranges (stop on the wrong side of start)
     if stop is None:
@@ -37,6 +48,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
             ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
             dt = torch.int64 if ints else default_float()
         return torch.empty(0, dtype=dt, device=dev)
+    if dt is None and dev is None:  # keywords cost torch's parser ~300 ns each, even None
+        return torch.arange(start, stop, step)
     return torch.arange(start, stop, step, dtype=dt, device=dev)
 
 
@@ -60,7 +73,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 
 
 def empty(shape, *, dtype=None, device=None):
-    return torch.empty(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+    if type(shape) is int and dtype is None and device is None:  # the common case, inline
+        return torch.empty(shape)
+    return _filled(torch.empty, shape, dtype, device)
 
 
 def empty_like(x, /, *, dtype=None, device=None):
@@ -136,7 +151,9 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def ones(shape, *, dtype=None, device=None):
-    return torch.ones(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+    if type(shape) is int and dtype is None and device is None:  # the common case, inline
+        return torch.ones(shape)
+    return _filled(torch.ones, shape, dtype, device)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
@@ -152,7 +169,9 @@ def triu(x, /, *, k=0):
 
 
 def zeros(shape, *, dtype=None, device=None):
-    return torch.zeros(_shape(shape), dtype=native_dtype(dtype), device=native_device(device))
+    if type(shape) is int and dtype is None and device is None:  # the common case, inline
+        return torch.zeros(shape)
+    return _filled(torch.zeros, shape, dtype, device)
 
 
 def zeros_like(x, /, *, dtype=None, device=None):
