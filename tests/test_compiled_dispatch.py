@@ -233,6 +233,79 @@ def test_torch_compile_dtype_query_then_cast(torch_module):
         assert out.item() == pytest.approx(5.0 * scale**2)
 
 
+def recording_guard_filter(keep_entry):
+    """A guard_filter_fn keeping the entries ``keep_entry`` accepts, recording (name, kept)."""
+    seen: list[tuple[str, bool]] = []
+
+    def guard_filter(entries):
+        keep = [keep_entry(entry) for entry in entries]
+        seen.extend((entry.name, kept) for entry, kept in zip(entries, keep, strict=True))
+        return keep
+
+    return guard_filter, seen
+
+
+def test_torch_compile_guards_no_front_cache(torch_module):
+    """The C fronts trace as their backend function (hedera._fastpath._trace_polyfill): the compiled
+    code must not guard on the fronts' caches, which dynamo checks with one Python lambda per key
+    at every call. Mixed types, a Python scalar and a sequence included."""
+    torch = torch_module
+    guard_filter, seen = recording_guard_filter(lambda entry: True)
+
+    def f(x, w):
+        return hd.stack([model(x, w), hd.maximum(model(x, w), 0.5)]) + hd.add(1.0, hd.sum(x))
+
+    x, w = inputs("torch")
+    compiled = torch.compile(f, fullgraph=True, backend="eager", options={"guard_filter_fn": guard_filter})
+    out = compiled(x, w)
+    np.testing.assert_allclose(hd.to_numpy(out), hd.to_numpy(f(*inputs("numpy"))), rtol=1e-5)
+    assert seen, "dynamo called no guard filter"
+    cache_guards = [name for name, _ in seen if "._c_" in name]
+    assert cache_guards == []
+
+
+def test_hd_jit_drops_guards_on_hedera_internals_only(torch_module):
+    """hd.jit on torch filters out the guards on hedera's own module globals
+    (backends.torch.autodiff.skip_hedera_guards) and keeps the others: a new input dtype still
+    recompiles, and the result follows it."""
+    torch = torch_module
+    from hedera.backends.torch.autodiff import skip_hedera_guards
+
+    guard_filter, seen = recording_guard_filter(lambda entry: skip_hedera_guards([entry])[0])
+    compiled = hd.jit(
+        model, backend_options={"torch": {"backend": "eager", "options": {"guard_filter_fn": guard_filter}}}
+    )
+    x, w = inputs("torch")
+    np.testing.assert_allclose(hd.to_numpy(compiled(x, w)), expected(), rtol=1e-5)
+    dropped = [name for name, kept in seen if not kept]
+    kept = [name for name, kept in seen if kept]
+    assert dropped and all("__import_hedera_dot_" in name for name in dropped)
+    assert not any("__import_hedera_dot_" in name for name in kept)
+    assert "x" in kept and "w" in kept  # the tensor guards stay
+    out = compiled(x.double(), w.double())  # a guard fails: recompiled for float64
+    assert out.dtype == torch.float64
+    np.testing.assert_allclose(hd.to_numpy(out), expected(), rtol=1e-5)
+
+
+def test_hd_jit_passes_the_guard_filter_by_default(torch_module, monkeypatch):
+    torch = torch_module
+    calls = []  # the guard filter passed (torch.compile takes it out of the options it gets)
+    compile_ = torch.compile
+
+    def recording_compile(f, **kw):
+        calls.append(kw["options"].get("guard_filter_fn") if "options" in kw else "no options")
+        return compile_(f, **kw)
+
+    monkeypatch.setattr(torch, "compile", recording_compile)
+    hd.jit(model)(*inputs("torch"))
+    from hedera.backends.torch.autodiff import jit, skip_hedera_guards
+
+    jit(model, (), (), mode="max-autotune-no-cudagraphs")  # wraps now, compiles at the first call
+
+    assert calls[0] is skip_hedera_guards
+    assert calls[1] == "no options"  # torch.compile takes mode or options, not both
+
+
 def test_torch_compile_cold_start():
     """The first hedera call on torch tensors happens inside the trace: loading the torch backend
     there must not break the graph (fresh interpreter, so the backend is not loaded yet)."""

@@ -233,7 +233,7 @@ def generate_function(fn: Function) -> str:
     ]
     arity = fast_path_arity(fn)
     if arity is not None:
-        lines += ["", "", f"{py} = _accelerate({py}, {cache}, {arity})"]
+        lines += ["", "", f"{py} = _accelerate({py}, {cache}, {arity}, {fn.qualname!r})"]
     return "\n".join(lines) + "\n"
 
 

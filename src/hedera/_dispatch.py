@@ -347,7 +347,7 @@ def _is_one_typed_sequence(key: Any, arrays: tuple[Any, ...]) -> bool:
     )
 
 
-def _function_of(ns: ModuleType, qualname: str) -> Any:
+def function_of(ns: ModuleType, qualname: str) -> Any:
     """``ns``'s function ``qualname`` (``"linalg.inv"``: ``ns.linalg.inv``)."""
     target: Any = ns
     for part in qualname.split("."):
@@ -362,6 +362,36 @@ def _function_of(ns: ModuleType, qualname: str) -> Any:
     return target
 
 
+def traced_backend(types: tuple[type, ...], qualname: str) -> str | None:
+    """The backend of a call whose array arguments have these types, or None where the Python
+    front must decide (no array type, an unknown type, mixed backends): :func:`resolve`'s rules,
+    on types (``None`` and Python scalars follow the arrays).
+
+    What torch.compile's trace of a C front calls (hedera._fastpath._trace_polyfill): a
+    constant-result function to dynamo, run once at trace time, so that the compiled code
+    guards on no hedera cache.
+    """
+    names = set()
+    for t in types:
+        if t is type(None) or (issubclass(t, (int, float, complex)) and not hasattr(t, "dtype")):
+            continue
+        name = backend_name_of_type(t)
+        if name is None:
+            return None
+        names.add(name)
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    try:
+        function_of(load_backend(name), qualname)
+    except Exception:
+        return None
+    return name
+
+
+traced_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]  # see _import_backend
+
+
 def current_function(cache: dict, qualname: str) -> Any:
     """The current backend's function ``qualname``: the lookup of a front without array arguments
     (``zeros``, ``arange``), caching it in ``cache`` by backend name for the C hot path.
@@ -369,7 +399,7 @@ def current_function(cache: dict, qualname: str) -> Any:
     Not cached while torch.compile traces (see miss).
     """
     name = current_backend()
-    target = _function_of(load_backend(name), qualname)
+    target = function_of(load_backend(name), qualname)
     if not _is_tracing():
         cache[name] = target
     return target
@@ -389,7 +419,7 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
         pass
     except TypeError:  # an unhashable type object: resolve without caching
         key = None
-    target = _function_of(resolve(qualname, arrays, argnames), qualname)
+    target = function_of(resolve(qualname, arrays, argnames), qualname)
     # Not while torch.compile traces: dynamo guards on the cache as it read it, so filling it
     # there would fail those guards at the next call and recompile (docs/dispatch.md).
     if key is not None and not _is_tracing():

@@ -189,7 +189,7 @@ def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, devic
         raise
 
 
-arange = _accelerate(arange, _c_arange, _CURRENT)
+arange = _accelerate(arange, _c_arange, _CURRENT, 'arange')
 
 
 _c_empty: dict = {}
@@ -223,7 +223,7 @@ def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         raise
 
 
-empty = _accelerate(empty, _c_empty, _CURRENT)
+empty = _accelerate(empty, _c_empty, _CURRENT, 'empty')
 
 
 _c_empty_like: dict = {}
@@ -260,7 +260,7 @@ def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
-empty_like = _accelerate(empty_like, _c_empty_like, 1)
+empty_like = _accelerate(empty_like, _c_empty_like, 1, 'empty_like')
 
 
 _c_eye: dict = {}
@@ -292,7 +292,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: 
         raise
 
 
-eye = _accelerate(eye, _c_eye, _CURRENT)
+eye = _accelerate(eye, _c_eye, _CURRENT, 'eye')
 
 
 _c_from_dlpack: dict = {}
@@ -329,7 +329,7 @@ def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | N
         raise
 
 
-from_dlpack = _accelerate(from_dlpack, _c_from_dlpack, 1)
+from_dlpack = _accelerate(from_dlpack, _c_from_dlpack, 1, 'from_dlpack')
 
 
 _c_full: dict = {}
@@ -363,7 +363,7 @@ def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = 
         raise
 
 
-full = _accelerate(full, _c_full, _CURRENT)
+full = _accelerate(full, _c_full, _CURRENT, 'full')
 
 
 _c_full_like: dict = {}
@@ -400,7 +400,7 @@ def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device
         raise
 
 
-full_like = _accelerate(full_like, _c_full_like, 1)
+full_like = _accelerate(full_like, _c_full_like, 1, 'full_like')
 
 
 _c_linspace: dict = {}
@@ -432,7 +432,7 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
         raise
 
 
-linspace = _accelerate(linspace, _c_linspace, _CURRENT)
+linspace = _accelerate(linspace, _c_linspace, _CURRENT, 'linspace')
 
 
 _c_meshgrid: dict = {}
@@ -471,7 +471,7 @@ def meshgrid(*arrays: Array, indexing='xy') -> Any:
         raise
 
 
-meshgrid = _accelerate(meshgrid, _c_meshgrid, _VARIADIC)
+meshgrid = _accelerate(meshgrid, _c_meshgrid, _VARIADIC, 'meshgrid')
 
 
 _c_ones: dict = {}
@@ -505,7 +505,7 @@ def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device
         raise
 
 
-ones = _accelerate(ones, _c_ones, _CURRENT)
+ones = _accelerate(ones, _c_ones, _CURRENT, 'ones')
 
 
 _c_ones_like: dict = {}
@@ -542,7 +542,7 @@ def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike
         raise
 
 
-ones_like = _accelerate(ones_like, _c_ones_like, 1)
+ones_like = _accelerate(ones_like, _c_ones_like, 1, 'ones_like')
 
 
 _c_tril: dict = {}
@@ -575,7 +575,7 @@ def tril(x: Array, /, *, k=0) -> Any:
         raise
 
 
-tril = _accelerate(tril, _c_tril, 1)
+tril = _accelerate(tril, _c_tril, 1, 'tril')
 
 
 _c_triu: dict = {}
@@ -608,7 +608,7 @@ def triu(x: Array, /, *, k=0) -> Any:
         raise
 
 
-triu = _accelerate(triu, _c_triu, 1)
+triu = _accelerate(triu, _c_triu, 1, 'triu')
 
 
 _c_zeros: dict = {}
@@ -642,7 +642,7 @@ def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         raise
 
 
-zeros = _accelerate(zeros, _c_zeros, _CURRENT)
+zeros = _accelerate(zeros, _c_zeros, _CURRENT, 'zeros')
 
 
 _c_zeros_like: dict = {}
@@ -679,7 +679,7 @@ def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
-zeros_like = _accelerate(zeros_like, _c_zeros_like, 1)
+zeros_like = _accelerate(zeros_like, _c_zeros_like, 1, 'zeros_like')
 
 
 _c_astype: dict = {}
@@ -718,7 +718,7 @@ def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, de
         raise
 
 
-astype = _accelerate(astype, _c_astype, 1)
+astype = _accelerate(astype, _c_astype, 1, 'astype')
 
 
 _c_abs: dict = {}
@@ -751,7 +751,7 @@ def abs(x: Array, /) -> Any:
         raise
 
 
-abs = _accelerate(abs, _c_abs, 1)
+abs = _accelerate(abs, _c_abs, 1, 'abs')
 
 
 _c_acos: dict = {}
@@ -784,7 +784,7 @@ def acos(x: Array, /) -> Any:
         raise
 
 
-acos = _accelerate(acos, _c_acos, 1)
+acos = _accelerate(acos, _c_acos, 1, 'acos')
 
 
 _c_acosh: dict = {}
@@ -817,7 +817,7 @@ def acosh(x: Array, /) -> Any:
         raise
 
 
-acosh = _accelerate(acosh, _c_acosh, 1)
+acosh = _accelerate(acosh, _c_acosh, 1, 'acosh')
 
 
 _c_add: dict = {}
@@ -860,7 +860,7 @@ def add(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-add = _accelerate(add, _c_add, 2)
+add = _accelerate(add, _c_add, 2, 'add')
 
 
 _c_asin: dict = {}
@@ -893,7 +893,7 @@ def asin(x: Array, /) -> Any:
         raise
 
 
-asin = _accelerate(asin, _c_asin, 1)
+asin = _accelerate(asin, _c_asin, 1, 'asin')
 
 
 _c_asinh: dict = {}
@@ -926,7 +926,7 @@ def asinh(x: Array, /) -> Any:
         raise
 
 
-asinh = _accelerate(asinh, _c_asinh, 1)
+asinh = _accelerate(asinh, _c_asinh, 1, 'asinh')
 
 
 _c_atan: dict = {}
@@ -959,7 +959,7 @@ def atan(x: Array, /) -> Any:
         raise
 
 
-atan = _accelerate(atan, _c_atan, 1)
+atan = _accelerate(atan, _c_atan, 1, 'atan')
 
 
 _c_atan2: dict = {}
@@ -1002,7 +1002,7 @@ def atan2(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-atan2 = _accelerate(atan2, _c_atan2, 2)
+atan2 = _accelerate(atan2, _c_atan2, 2, 'atan2')
 
 
 _c_atanh: dict = {}
@@ -1035,7 +1035,7 @@ def atanh(x: Array, /) -> Any:
         raise
 
 
-atanh = _accelerate(atanh, _c_atanh, 1)
+atanh = _accelerate(atanh, _c_atanh, 1, 'atanh')
 
 
 _c_bitwise_and: dict = {}
@@ -1078,7 +1078,7 @@ def bitwise_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_and = _accelerate(bitwise_and, _c_bitwise_and, 2)
+bitwise_and = _accelerate(bitwise_and, _c_bitwise_and, 2, 'bitwise_and')
 
 
 _c_bitwise_left_shift: dict = {}
@@ -1121,7 +1121,7 @@ def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_left_shift = _accelerate(bitwise_left_shift, _c_bitwise_left_shift, 2)
+bitwise_left_shift = _accelerate(bitwise_left_shift, _c_bitwise_left_shift, 2, 'bitwise_left_shift')
 
 
 _c_bitwise_invert: dict = {}
@@ -1154,7 +1154,7 @@ def bitwise_invert(x: Array, /) -> Any:
         raise
 
 
-bitwise_invert = _accelerate(bitwise_invert, _c_bitwise_invert, 1)
+bitwise_invert = _accelerate(bitwise_invert, _c_bitwise_invert, 1, 'bitwise_invert')
 
 
 _c_bitwise_or: dict = {}
@@ -1197,7 +1197,7 @@ def bitwise_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_or = _accelerate(bitwise_or, _c_bitwise_or, 2)
+bitwise_or = _accelerate(bitwise_or, _c_bitwise_or, 2, 'bitwise_or')
 
 
 _c_bitwise_right_shift: dict = {}
@@ -1240,7 +1240,7 @@ def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_right_shift = _accelerate(bitwise_right_shift, _c_bitwise_right_shift, 2)
+bitwise_right_shift = _accelerate(bitwise_right_shift, _c_bitwise_right_shift, 2, 'bitwise_right_shift')
 
 
 _c_bitwise_xor: dict = {}
@@ -1283,7 +1283,7 @@ def bitwise_xor(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_xor = _accelerate(bitwise_xor, _c_bitwise_xor, 2)
+bitwise_xor = _accelerate(bitwise_xor, _c_bitwise_xor, 2, 'bitwise_xor')
 
 
 _c_ceil: dict = {}
@@ -1316,7 +1316,7 @@ def ceil(x: Array, /) -> Any:
         raise
 
 
-ceil = _accelerate(ceil, _c_ceil, 1)
+ceil = _accelerate(ceil, _c_ceil, 1, 'ceil')
 
 
 _c_clip: dict = {}
@@ -1358,7 +1358,7 @@ def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
         raise
 
 
-clip = _accelerate(clip, _c_clip, 3)
+clip = _accelerate(clip, _c_clip, 3, 'clip')
 
 
 _c_conj: dict = {}
@@ -1391,7 +1391,7 @@ def conj(x: Array, /) -> Any:
         raise
 
 
-conj = _accelerate(conj, _c_conj, 1)
+conj = _accelerate(conj, _c_conj, 1, 'conj')
 
 
 _c_copysign: dict = {}
@@ -1434,7 +1434,7 @@ def copysign(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-copysign = _accelerate(copysign, _c_copysign, 2)
+copysign = _accelerate(copysign, _c_copysign, 2, 'copysign')
 
 
 _c_cos: dict = {}
@@ -1467,7 +1467,7 @@ def cos(x: Array, /) -> Any:
         raise
 
 
-cos = _accelerate(cos, _c_cos, 1)
+cos = _accelerate(cos, _c_cos, 1, 'cos')
 
 
 _c_cosh: dict = {}
@@ -1500,7 +1500,7 @@ def cosh(x: Array, /) -> Any:
         raise
 
 
-cosh = _accelerate(cosh, _c_cosh, 1)
+cosh = _accelerate(cosh, _c_cosh, 1, 'cosh')
 
 
 _c_divide: dict = {}
@@ -1543,7 +1543,7 @@ def divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-divide = _accelerate(divide, _c_divide, 2)
+divide = _accelerate(divide, _c_divide, 2, 'divide')
 
 
 _c_equal: dict = {}
@@ -1586,7 +1586,7 @@ def equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-equal = _accelerate(equal, _c_equal, 2)
+equal = _accelerate(equal, _c_equal, 2, 'equal')
 
 
 _c_exp: dict = {}
@@ -1619,7 +1619,7 @@ def exp(x: Array, /) -> Any:
         raise
 
 
-exp = _accelerate(exp, _c_exp, 1)
+exp = _accelerate(exp, _c_exp, 1, 'exp')
 
 
 _c_expm1: dict = {}
@@ -1652,7 +1652,7 @@ def expm1(x: Array, /) -> Any:
         raise
 
 
-expm1 = _accelerate(expm1, _c_expm1, 1)
+expm1 = _accelerate(expm1, _c_expm1, 1, 'expm1')
 
 
 _c_floor: dict = {}
@@ -1685,7 +1685,7 @@ def floor(x: Array, /) -> Any:
         raise
 
 
-floor = _accelerate(floor, _c_floor, 1)
+floor = _accelerate(floor, _c_floor, 1, 'floor')
 
 
 _c_floor_divide: dict = {}
@@ -1728,7 +1728,7 @@ def floor_divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-floor_divide = _accelerate(floor_divide, _c_floor_divide, 2)
+floor_divide = _accelerate(floor_divide, _c_floor_divide, 2, 'floor_divide')
 
 
 _c_greater: dict = {}
@@ -1771,7 +1771,7 @@ def greater(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-greater = _accelerate(greater, _c_greater, 2)
+greater = _accelerate(greater, _c_greater, 2, 'greater')
 
 
 _c_greater_equal: dict = {}
@@ -1814,7 +1814,7 @@ def greater_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-greater_equal = _accelerate(greater_equal, _c_greater_equal, 2)
+greater_equal = _accelerate(greater_equal, _c_greater_equal, 2, 'greater_equal')
 
 
 _c_hypot: dict = {}
@@ -1857,7 +1857,7 @@ def hypot(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-hypot = _accelerate(hypot, _c_hypot, 2)
+hypot = _accelerate(hypot, _c_hypot, 2, 'hypot')
 
 
 _c_imag: dict = {}
@@ -1890,7 +1890,7 @@ def imag(x: Array, /) -> Any:
         raise
 
 
-imag = _accelerate(imag, _c_imag, 1)
+imag = _accelerate(imag, _c_imag, 1, 'imag')
 
 
 _c_isfinite: dict = {}
@@ -1923,7 +1923,7 @@ def isfinite(x: Array, /) -> Any:
         raise
 
 
-isfinite = _accelerate(isfinite, _c_isfinite, 1)
+isfinite = _accelerate(isfinite, _c_isfinite, 1, 'isfinite')
 
 
 _c_isinf: dict = {}
@@ -1956,7 +1956,7 @@ def isinf(x: Array, /) -> Any:
         raise
 
 
-isinf = _accelerate(isinf, _c_isinf, 1)
+isinf = _accelerate(isinf, _c_isinf, 1, 'isinf')
 
 
 _c_isnan: dict = {}
@@ -1989,7 +1989,7 @@ def isnan(x: Array, /) -> Any:
         raise
 
 
-isnan = _accelerate(isnan, _c_isnan, 1)
+isnan = _accelerate(isnan, _c_isnan, 1, 'isnan')
 
 
 _c_less: dict = {}
@@ -2032,7 +2032,7 @@ def less(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-less = _accelerate(less, _c_less, 2)
+less = _accelerate(less, _c_less, 2, 'less')
 
 
 _c_less_equal: dict = {}
@@ -2075,7 +2075,7 @@ def less_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-less_equal = _accelerate(less_equal, _c_less_equal, 2)
+less_equal = _accelerate(less_equal, _c_less_equal, 2, 'less_equal')
 
 
 _c_log: dict = {}
@@ -2108,7 +2108,7 @@ def log(x: Array, /) -> Any:
         raise
 
 
-log = _accelerate(log, _c_log, 1)
+log = _accelerate(log, _c_log, 1, 'log')
 
 
 _c_log1p: dict = {}
@@ -2141,7 +2141,7 @@ def log1p(x: Array, /) -> Any:
         raise
 
 
-log1p = _accelerate(log1p, _c_log1p, 1)
+log1p = _accelerate(log1p, _c_log1p, 1, 'log1p')
 
 
 _c_log2: dict = {}
@@ -2174,7 +2174,7 @@ def log2(x: Array, /) -> Any:
         raise
 
 
-log2 = _accelerate(log2, _c_log2, 1)
+log2 = _accelerate(log2, _c_log2, 1, 'log2')
 
 
 _c_log10: dict = {}
@@ -2207,7 +2207,7 @@ def log10(x: Array, /) -> Any:
         raise
 
 
-log10 = _accelerate(log10, _c_log10, 1)
+log10 = _accelerate(log10, _c_log10, 1, 'log10')
 
 
 _c_logaddexp: dict = {}
@@ -2250,7 +2250,7 @@ def logaddexp(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logaddexp = _accelerate(logaddexp, _c_logaddexp, 2)
+logaddexp = _accelerate(logaddexp, _c_logaddexp, 2, 'logaddexp')
 
 
 _c_logical_and: dict = {}
@@ -2293,7 +2293,7 @@ def logical_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_and = _accelerate(logical_and, _c_logical_and, 2)
+logical_and = _accelerate(logical_and, _c_logical_and, 2, 'logical_and')
 
 
 _c_logical_not: dict = {}
@@ -2326,7 +2326,7 @@ def logical_not(x: Array, /) -> Any:
         raise
 
 
-logical_not = _accelerate(logical_not, _c_logical_not, 1)
+logical_not = _accelerate(logical_not, _c_logical_not, 1, 'logical_not')
 
 
 _c_logical_or: dict = {}
@@ -2369,7 +2369,7 @@ def logical_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_or = _accelerate(logical_or, _c_logical_or, 2)
+logical_or = _accelerate(logical_or, _c_logical_or, 2, 'logical_or')
 
 
 _c_logical_xor: dict = {}
@@ -2412,7 +2412,7 @@ def logical_xor(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_xor = _accelerate(logical_xor, _c_logical_xor, 2)
+logical_xor = _accelerate(logical_xor, _c_logical_xor, 2, 'logical_xor')
 
 
 _c_maximum: dict = {}
@@ -2455,7 +2455,7 @@ def maximum(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-maximum = _accelerate(maximum, _c_maximum, 2)
+maximum = _accelerate(maximum, _c_maximum, 2, 'maximum')
 
 
 _c_minimum: dict = {}
@@ -2498,7 +2498,7 @@ def minimum(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-minimum = _accelerate(minimum, _c_minimum, 2)
+minimum = _accelerate(minimum, _c_minimum, 2, 'minimum')
 
 
 _c_multiply: dict = {}
@@ -2541,7 +2541,7 @@ def multiply(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-multiply = _accelerate(multiply, _c_multiply, 2)
+multiply = _accelerate(multiply, _c_multiply, 2, 'multiply')
 
 
 _c_negative: dict = {}
@@ -2574,7 +2574,7 @@ def negative(x: Array, /) -> Any:
         raise
 
 
-negative = _accelerate(negative, _c_negative, 1)
+negative = _accelerate(negative, _c_negative, 1, 'negative')
 
 
 _c_nextafter: dict = {}
@@ -2617,7 +2617,7 @@ def nextafter(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-nextafter = _accelerate(nextafter, _c_nextafter, 2)
+nextafter = _accelerate(nextafter, _c_nextafter, 2, 'nextafter')
 
 
 _c_not_equal: dict = {}
@@ -2660,7 +2660,7 @@ def not_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-not_equal = _accelerate(not_equal, _c_not_equal, 2)
+not_equal = _accelerate(not_equal, _c_not_equal, 2, 'not_equal')
 
 
 _c_positive: dict = {}
@@ -2693,7 +2693,7 @@ def positive(x: Array, /) -> Any:
         raise
 
 
-positive = _accelerate(positive, _c_positive, 1)
+positive = _accelerate(positive, _c_positive, 1, 'positive')
 
 
 _c_pow: dict = {}
@@ -2736,7 +2736,7 @@ def pow(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-pow = _accelerate(pow, _c_pow, 2)
+pow = _accelerate(pow, _c_pow, 2, 'pow')
 
 
 _c_real: dict = {}
@@ -2769,7 +2769,7 @@ def real(x: Array, /) -> Any:
         raise
 
 
-real = _accelerate(real, _c_real, 1)
+real = _accelerate(real, _c_real, 1, 'real')
 
 
 _c_reciprocal: dict = {}
@@ -2802,7 +2802,7 @@ def reciprocal(x: Array, /) -> Any:
         raise
 
 
-reciprocal = _accelerate(reciprocal, _c_reciprocal, 1)
+reciprocal = _accelerate(reciprocal, _c_reciprocal, 1, 'reciprocal')
 
 
 _c_remainder: dict = {}
@@ -2845,7 +2845,7 @@ def remainder(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-remainder = _accelerate(remainder, _c_remainder, 2)
+remainder = _accelerate(remainder, _c_remainder, 2, 'remainder')
 
 
 _c_round: dict = {}
@@ -2878,7 +2878,7 @@ def round(x: Array, /) -> Any:
         raise
 
 
-round = _accelerate(round, _c_round, 1)
+round = _accelerate(round, _c_round, 1, 'round')
 
 
 _c_sign: dict = {}
@@ -2911,7 +2911,7 @@ def sign(x: Array, /) -> Any:
         raise
 
 
-sign = _accelerate(sign, _c_sign, 1)
+sign = _accelerate(sign, _c_sign, 1, 'sign')
 
 
 _c_signbit: dict = {}
@@ -2944,7 +2944,7 @@ def signbit(x: Array, /) -> Any:
         raise
 
 
-signbit = _accelerate(signbit, _c_signbit, 1)
+signbit = _accelerate(signbit, _c_signbit, 1, 'signbit')
 
 
 _c_sin: dict = {}
@@ -2977,7 +2977,7 @@ def sin(x: Array, /) -> Any:
         raise
 
 
-sin = _accelerate(sin, _c_sin, 1)
+sin = _accelerate(sin, _c_sin, 1, 'sin')
 
 
 _c_sinh: dict = {}
@@ -3010,7 +3010,7 @@ def sinh(x: Array, /) -> Any:
         raise
 
 
-sinh = _accelerate(sinh, _c_sinh, 1)
+sinh = _accelerate(sinh, _c_sinh, 1, 'sinh')
 
 
 _c_square: dict = {}
@@ -3043,7 +3043,7 @@ def square(x: Array, /) -> Any:
         raise
 
 
-square = _accelerate(square, _c_square, 1)
+square = _accelerate(square, _c_square, 1, 'square')
 
 
 _c_sqrt: dict = {}
@@ -3076,7 +3076,7 @@ def sqrt(x: Array, /) -> Any:
         raise
 
 
-sqrt = _accelerate(sqrt, _c_sqrt, 1)
+sqrt = _accelerate(sqrt, _c_sqrt, 1, 'sqrt')
 
 
 _c_subtract: dict = {}
@@ -3119,7 +3119,7 @@ def subtract(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-subtract = _accelerate(subtract, _c_subtract, 2)
+subtract = _accelerate(subtract, _c_subtract, 2, 'subtract')
 
 
 _c_tan: dict = {}
@@ -3152,7 +3152,7 @@ def tan(x: Array, /) -> Any:
         raise
 
 
-tan = _accelerate(tan, _c_tan, 1)
+tan = _accelerate(tan, _c_tan, 1, 'tan')
 
 
 _c_tanh: dict = {}
@@ -3185,7 +3185,7 @@ def tanh(x: Array, /) -> Any:
         raise
 
 
-tanh = _accelerate(tanh, _c_tanh, 1)
+tanh = _accelerate(tanh, _c_tanh, 1, 'tanh')
 
 
 _c_trunc: dict = {}
@@ -3218,7 +3218,7 @@ def trunc(x: Array, /) -> Any:
         raise
 
 
-trunc = _accelerate(trunc, _c_trunc, 1)
+trunc = _accelerate(trunc, _c_trunc, 1, 'trunc')
 
 
 _c_take: dict = {}
@@ -3263,7 +3263,7 @@ def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = No
         raise
 
 
-take = _accelerate(take, _c_take, 2)
+take = _accelerate(take, _c_take, 2, 'take')
 
 
 _c_take_along_axis: dict = {}
@@ -3308,7 +3308,7 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] 
         raise
 
 
-take_along_axis = _accelerate(take_along_axis, _c_take_along_axis, 2)
+take_along_axis = _accelerate(take_along_axis, _c_take_along_axis, 2, 'take_along_axis')
 
 
 _c_matmul: dict = {}
@@ -3351,7 +3351,7 @@ def matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-matmul = _accelerate(matmul, _c_matmul, 2)
+matmul = _accelerate(matmul, _c_matmul, 2, 'matmul')
 
 
 _c_matrix_transpose: dict = {}
@@ -3384,7 +3384,7 @@ def matrix_transpose(x: Array, /) -> Any:
         raise
 
 
-matrix_transpose = _accelerate(matrix_transpose, _c_matrix_transpose, 1)
+matrix_transpose = _accelerate(matrix_transpose, _c_matrix_transpose, 1, 'matrix_transpose')
 
 
 _c_tensordot: dict = {}
@@ -3429,7 +3429,7 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
-tensordot = _accelerate(tensordot, _c_tensordot, 2)
+tensordot = _accelerate(tensordot, _c_tensordot, 2, 'tensordot')
 
 
 _c_vecdot: dict = {}
@@ -3474,7 +3474,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) 
         raise
 
 
-vecdot = _accelerate(vecdot, _c_vecdot, 2)
+vecdot = _accelerate(vecdot, _c_vecdot, 2, 'vecdot')
 
 
 _c_broadcast_arrays: dict = {}
@@ -3513,7 +3513,7 @@ def broadcast_arrays(*arrays: Array) -> Any:
         raise
 
 
-broadcast_arrays = _accelerate(broadcast_arrays, _c_broadcast_arrays, _VARIADIC)
+broadcast_arrays = _accelerate(broadcast_arrays, _c_broadcast_arrays, _VARIADIC, 'broadcast_arrays')
 
 
 _c_broadcast_to: dict = {}
@@ -3548,7 +3548,7 @@ def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
         raise
 
 
-broadcast_to = _accelerate(broadcast_to, _c_broadcast_to, 1)
+broadcast_to = _accelerate(broadcast_to, _c_broadcast_to, 1, 'broadcast_to')
 
 
 _c_concat: dict = {}
@@ -3589,7 +3589,7 @@ def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-concat = _accelerate(concat, _c_concat, _SEQUENCE)
+concat = _accelerate(concat, _c_concat, _SEQUENCE, 'concat')
 
 
 _c_expand_dims: dict = {}
@@ -3624,7 +3624,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
         raise
 
 
-expand_dims = _accelerate(expand_dims, _c_expand_dims, 1)
+expand_dims = _accelerate(expand_dims, _c_expand_dims, 1, 'expand_dims')
 
 
 _c_flip: dict = {}
@@ -3659,7 +3659,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
         raise
 
 
-flip = _accelerate(flip, _c_flip, 1)
+flip = _accelerate(flip, _c_flip, 1, 'flip')
 
 
 _c_moveaxis: dict = {}
@@ -3692,7 +3692,7 @@ def moveaxis(x: Array, source, destination, /) -> Any:
         raise
 
 
-moveaxis = _accelerate(moveaxis, _c_moveaxis, 1)
+moveaxis = _accelerate(moveaxis, _c_moveaxis, 1, 'moveaxis')
 
 
 _c_permute_dims: dict = {}
@@ -3727,7 +3727,7 @@ def permute_dims(x: Array, /, axes) -> Any:
         raise
 
 
-permute_dims = _accelerate(permute_dims, _c_permute_dims, 1)
+permute_dims = _accelerate(permute_dims, _c_permute_dims, 1, 'permute_dims')
 
 
 _c_repeat: dict = {}
@@ -3770,7 +3770,7 @@ def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = 
         raise
 
 
-repeat = _accelerate(repeat, _c_repeat, 2)
+repeat = _accelerate(repeat, _c_repeat, 2, 'repeat')
 
 
 _c_reshape: dict = {}
@@ -3807,7 +3807,7 @@ def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = No
         raise
 
 
-reshape = _accelerate(reshape, _c_reshape, 1)
+reshape = _accelerate(reshape, _c_reshape, 1, 'reshape')
 
 
 _c_roll: dict = {}
@@ -3842,7 +3842,7 @@ def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> An
         raise
 
 
-roll = _accelerate(roll, _c_roll, 1)
+roll = _accelerate(roll, _c_roll, 1, 'roll')
 
 
 _c_squeeze: dict = {}
@@ -3877,7 +3877,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
         raise
 
 
-squeeze = _accelerate(squeeze, _c_squeeze, 1)
+squeeze = _accelerate(squeeze, _c_squeeze, 1, 'squeeze')
 
 
 _c_stack: dict = {}
@@ -3918,7 +3918,7 @@ def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-stack = _accelerate(stack, _c_stack, _SEQUENCE)
+stack = _accelerate(stack, _c_stack, _SEQUENCE, 'stack')
 
 
 _c_tile: dict = {}
@@ -3951,7 +3951,7 @@ def tile(x: Array, repetitions, /) -> Any:
         raise
 
 
-tile = _accelerate(tile, _c_tile, 1)
+tile = _accelerate(tile, _c_tile, 1, 'tile')
 
 
 _c_unstack: dict = {}
@@ -3986,7 +3986,7 @@ def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-unstack = _accelerate(unstack, _c_unstack, 1)
+unstack = _accelerate(unstack, _c_unstack, 1, 'unstack')
 
 
 _c_argmax: dict = {}
@@ -4023,7 +4023,7 @@ def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
         raise
 
 
-argmax = _accelerate(argmax, _c_argmax, 1)
+argmax = _accelerate(argmax, _c_argmax, 1, 'argmax')
 
 
 _c_argmin: dict = {}
@@ -4060,7 +4060,7 @@ def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
         raise
 
 
-argmin = _accelerate(argmin, _c_argmin, 1)
+argmin = _accelerate(argmin, _c_argmin, 1, 'argmin')
 
 
 _c_count_nonzero: dict = {}
@@ -4097,7 +4097,7 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
         raise
 
 
-count_nonzero = _accelerate(count_nonzero, _c_count_nonzero, 1)
+count_nonzero = _accelerate(count_nonzero, _c_count_nonzero, 1, 'count_nonzero')
 
 
 _c_nonzero: dict = {}
@@ -4130,7 +4130,7 @@ def nonzero(x: Array, /) -> Any:
         raise
 
 
-nonzero = _accelerate(nonzero, _c_nonzero, 1)
+nonzero = _accelerate(nonzero, _c_nonzero, 1, 'nonzero')
 
 
 _c_searchsorted: dict = {}
@@ -4217,7 +4217,7 @@ def where(condition: Array, x1: Array, x2: Array, /) -> Any:
         raise
 
 
-where = _accelerate(where, _c_where, 3)
+where = _accelerate(where, _c_where, 3, 'where')
 
 
 _c_isin: dict = {}
@@ -4260,7 +4260,7 @@ def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
         raise
 
 
-isin = _accelerate(isin, _c_isin, 2)
+isin = _accelerate(isin, _c_isin, 2, 'isin')
 
 
 _c_unique_all: dict = {}
@@ -4293,7 +4293,7 @@ def unique_all(x: Array, /) -> Any:
         raise
 
 
-unique_all = _accelerate(unique_all, _c_unique_all, 1)
+unique_all = _accelerate(unique_all, _c_unique_all, 1, 'unique_all')
 
 
 _c_unique_counts: dict = {}
@@ -4326,7 +4326,7 @@ def unique_counts(x: Array, /) -> Any:
         raise
 
 
-unique_counts = _accelerate(unique_counts, _c_unique_counts, 1)
+unique_counts = _accelerate(unique_counts, _c_unique_counts, 1, 'unique_counts')
 
 
 _c_unique_inverse: dict = {}
@@ -4359,7 +4359,7 @@ def unique_inverse(x: Array, /) -> Any:
         raise
 
 
-unique_inverse = _accelerate(unique_inverse, _c_unique_inverse, 1)
+unique_inverse = _accelerate(unique_inverse, _c_unique_inverse, 1, 'unique_inverse')
 
 
 _c_unique_values: dict = {}
@@ -4392,7 +4392,7 @@ def unique_values(x: Array, /) -> Any:
         raise
 
 
-unique_values = _accelerate(unique_values, _c_unique_values, 1)
+unique_values = _accelerate(unique_values, _c_unique_values, 1, 'unique_values')
 
 
 _c_argsort: dict = {}
@@ -4427,7 +4427,7 @@ def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=
         raise
 
 
-argsort = _accelerate(argsort, _c_argsort, 1)
+argsort = _accelerate(argsort, _c_argsort, 1, 'argsort')
 
 
 _c_sort: dict = {}
@@ -4462,7 +4462,7 @@ def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=Fal
         raise
 
 
-sort = _accelerate(sort, _c_sort, 1)
+sort = _accelerate(sort, _c_sort, 1, 'sort')
 
 
 _c_cumulative_prod: dict = {}
@@ -4499,7 +4499,7 @@ def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, d
         raise
 
 
-cumulative_prod = _accelerate(cumulative_prod, _c_cumulative_prod, 1)
+cumulative_prod = _accelerate(cumulative_prod, _c_cumulative_prod, 1, 'cumulative_prod')
 
 
 _c_cumulative_sum: dict = {}
@@ -4536,7 +4536,7 @@ def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dt
         raise
 
 
-cumulative_sum = _accelerate(cumulative_sum, _c_cumulative_sum, 1)
+cumulative_sum = _accelerate(cumulative_sum, _c_cumulative_sum, 1, 'cumulative_sum')
 
 
 _c_max: dict = {}
@@ -4573,7 +4573,7 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-max = _accelerate(max, _c_max, 1)
+max = _accelerate(max, _c_max, 1, 'max')
 
 
 _c_mean: dict = {}
@@ -4610,7 +4610,7 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
         raise
 
 
-mean = _accelerate(mean, _c_mean, 1)
+mean = _accelerate(mean, _c_mean, 1, 'mean')
 
 
 _c_min: dict = {}
@@ -4647,7 +4647,7 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-min = _accelerate(min, _c_min, 1)
+min = _accelerate(min, _c_min, 1, 'min')
 
 
 _c_prod: dict = {}
@@ -4686,7 +4686,7 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
         raise
 
 
-prod = _accelerate(prod, _c_prod, 1)
+prod = _accelerate(prod, _c_prod, 1, 'prod')
 
 
 _c_std: dict = {}
@@ -4723,7 +4723,7 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         raise
 
 
-std = _accelerate(std, _c_std, 1)
+std = _accelerate(std, _c_std, 1, 'std')
 
 
 _c_sum: dict = {}
@@ -4762,7 +4762,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeL
         raise
 
 
-sum = _accelerate(sum, _c_sum, 1)
+sum = _accelerate(sum, _c_sum, 1, 'sum')
 
 
 _c_var: dict = {}
@@ -4799,7 +4799,7 @@ def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         raise
 
 
-var = _accelerate(var, _c_var, 1)
+var = _accelerate(var, _c_var, 1, 'var')
 
 
 _c_all: dict = {}
@@ -4836,7 +4836,7 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-all = _accelerate(all, _c_all, 1)
+all = _accelerate(all, _c_all, 1, 'all')
 
 
 _c_any: dict = {}
@@ -4873,7 +4873,7 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-any = _accelerate(any, _c_any, 1)
+any = _accelerate(any, _c_any, 1, 'any')
 
 
 _c_diff: dict = {}
@@ -4957,7 +4957,7 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
         raise
 
 
-allclose = _accelerate(allclose, _c_allclose, 2)
+allclose = _accelerate(allclose, _c_allclose, 2, 'allclose')
 
 
 _c_cumprod: dict = {}
@@ -4994,7 +4994,7 @@ def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DT
         raise
 
 
-cumprod = _accelerate(cumprod, _c_cumprod, 1)
+cumprod = _accelerate(cumprod, _c_cumprod, 1, 'cumprod')
 
 
 _c_cumsum: dict = {}
@@ -5031,7 +5031,7 @@ def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
         raise
 
 
-cumsum = _accelerate(cumsum, _c_cumsum, 1)
+cumsum = _accelerate(cumsum, _c_cumsum, 1, 'cumsum')
 
 
 _c_einsum: dict = {}
@@ -5105,7 +5105,7 @@ def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
         raise
 
 
-gather_nd = _accelerate(gather_nd, _c_gather_nd, 2)
+gather_nd = _accelerate(gather_nd, _c_gather_nd, 2, 'gather_nd')
 
 
 _c_isclose: dict = {}
@@ -5148,7 +5148,7 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
         raise
 
 
-isclose = _accelerate(isclose, _c_isclose, 2)
+isclose = _accelerate(isclose, _c_isclose, 2, 'isclose')
 
 
 _c_logsumexp: dict = {}
@@ -5185,7 +5185,7 @@ def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdim
         raise
 
 
-logsumexp = _accelerate(logsumexp, _c_logsumexp, 1)
+logsumexp = _accelerate(logsumexp, _c_logsumexp, 1, 'logsumexp')
 
 
 _c_one_hot: dict = {}
@@ -5222,7 +5222,7 @@ def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, a
         raise
 
 
-one_hot = _accelerate(one_hot, _c_one_hot, 1)
+one_hot = _accelerate(one_hot, _c_one_hot, 1, 'one_hot')
 
 
 _c_pad: dict = {}
@@ -5255,7 +5255,7 @@ def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
         raise
 
 
-pad = _accelerate(pad, _c_pad, 1)
+pad = _accelerate(pad, _c_pad, 1, 'pad')
 
 
 _c_scatter_nd: dict = {}
@@ -5298,7 +5298,7 @@ def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) 
         raise
 
 
-scatter_nd = _accelerate(scatter_nd, _c_scatter_nd, 2)
+scatter_nd = _accelerate(scatter_nd, _c_scatter_nd, 2, 'scatter_nd')
 
 
 _c_split: dict = {}
@@ -5333,7 +5333,7 @@ def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | Non
         raise
 
 
-split = _accelerate(split, _c_split, 1)
+split = _accelerate(split, _c_split, 1, 'split')
 
 
 _c_top_k: dict = {}
@@ -5368,7 +5368,7 @@ def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=Tr
         raise
 
 
-top_k = _accelerate(top_k, _c_top_k, 1)
+top_k = _accelerate(top_k, _c_top_k, 1, 'top_k')
 
 
 _c_to_numpy: dict = {}
@@ -5401,7 +5401,7 @@ def to_numpy(x: Array, /) -> Any:
         raise
 
 
-to_numpy = _accelerate(to_numpy, _c_to_numpy, 1)
+to_numpy = _accelerate(to_numpy, _c_to_numpy, 1, 'to_numpy')
 
 
 _c_device: dict = {}
@@ -5434,7 +5434,7 @@ def device(x: Array, /) -> Any:
         raise
 
 
-device = _accelerate(device, _c_device, 1)
+device = _accelerate(device, _c_device, 1, 'device')
 
 
 _c_to_device: dict = {}
@@ -5469,7 +5469,7 @@ def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
         raise
 
 
-to_device = _accelerate(to_device, _c_to_device, 1)
+to_device = _accelerate(to_device, _c_to_device, 1, 'to_device')
 
 
 _c_linalg_cholesky: dict = {}
@@ -5502,7 +5502,7 @@ def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
         raise
 
 
-linalg_cholesky = _accelerate(linalg_cholesky, _c_linalg_cholesky, 1)
+linalg_cholesky = _accelerate(linalg_cholesky, _c_linalg_cholesky, 1, 'linalg.cholesky')
 
 
 _c_linalg_cross: dict = {}
@@ -5547,7 +5547,7 @@ def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None 
         raise
 
 
-linalg_cross = _accelerate(linalg_cross, _c_linalg_cross, 2)
+linalg_cross = _accelerate(linalg_cross, _c_linalg_cross, 2, 'linalg.cross')
 
 
 _c_linalg_det: dict = {}
@@ -5580,7 +5580,7 @@ def linalg_det(x: Array, /) -> Any:
         raise
 
 
-linalg_det = _accelerate(linalg_det, _c_linalg_det, 1)
+linalg_det = _accelerate(linalg_det, _c_linalg_det, 1, 'linalg.det')
 
 
 _c_linalg_diagonal: dict = {}
@@ -5613,7 +5613,7 @@ def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
         raise
 
 
-linalg_diagonal = _accelerate(linalg_diagonal, _c_linalg_diagonal, 1)
+linalg_diagonal = _accelerate(linalg_diagonal, _c_linalg_diagonal, 1, 'linalg.diagonal')
 
 
 _c_linalg_eigh: dict = {}
@@ -5646,7 +5646,7 @@ def linalg_eigh(x: Array, /) -> Any:
         raise
 
 
-linalg_eigh = _accelerate(linalg_eigh, _c_linalg_eigh, 1)
+linalg_eigh = _accelerate(linalg_eigh, _c_linalg_eigh, 1, 'linalg.eigh')
 
 
 _c_linalg_eigvalsh: dict = {}
@@ -5679,7 +5679,7 @@ def linalg_eigvalsh(x: Array, /) -> Any:
         raise
 
 
-linalg_eigvalsh = _accelerate(linalg_eigvalsh, _c_linalg_eigvalsh, 1)
+linalg_eigvalsh = _accelerate(linalg_eigvalsh, _c_linalg_eigvalsh, 1, 'linalg.eigvalsh')
 
 
 _c_linalg_inv: dict = {}
@@ -5712,7 +5712,7 @@ def linalg_inv(x: Array, /) -> Any:
         raise
 
 
-linalg_inv = _accelerate(linalg_inv, _c_linalg_inv, 1)
+linalg_inv = _accelerate(linalg_inv, _c_linalg_inv, 1, 'linalg.inv')
 
 
 _c_linalg_matmul: dict = {}
@@ -5755,7 +5755,7 @@ def linalg_matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_matmul = _accelerate(linalg_matmul, _c_linalg_matmul, 2)
+linalg_matmul = _accelerate(linalg_matmul, _c_linalg_matmul, 2, 'linalg.matmul')
 
 
 _c_linalg_matrix_norm: dict = {}
@@ -5790,7 +5790,7 @@ def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any
         raise
 
 
-linalg_matrix_norm = _accelerate(linalg_matrix_norm, _c_linalg_matrix_norm, 1)
+linalg_matrix_norm = _accelerate(linalg_matrix_norm, _c_linalg_matrix_norm, 1, 'linalg.matrix_norm')
 
 
 _c_linalg_matrix_power: dict = {}
@@ -5823,7 +5823,7 @@ def linalg_matrix_power(x: Array, n, /) -> Any:
         raise
 
 
-linalg_matrix_power = _accelerate(linalg_matrix_power, _c_linalg_matrix_power, 1)
+linalg_matrix_power = _accelerate(linalg_matrix_power, _c_linalg_matrix_power, 1, 'linalg.matrix_power')
 
 
 _c_linalg_matrix_rank: dict = {}
@@ -5856,7 +5856,7 @@ def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
         raise
 
 
-linalg_matrix_rank = _accelerate(linalg_matrix_rank, _c_linalg_matrix_rank, 1)
+linalg_matrix_rank = _accelerate(linalg_matrix_rank, _c_linalg_matrix_rank, 1, 'linalg.matrix_rank')
 
 
 _c_linalg_matrix_transpose: dict = {}
@@ -5889,7 +5889,7 @@ def linalg_matrix_transpose(x: Array, /) -> Any:
         raise
 
 
-linalg_matrix_transpose = _accelerate(linalg_matrix_transpose, _c_linalg_matrix_transpose, 1)
+linalg_matrix_transpose = _accelerate(linalg_matrix_transpose, _c_linalg_matrix_transpose, 1, 'linalg.matrix_transpose')
 
 
 _c_linalg_outer: dict = {}
@@ -5932,7 +5932,7 @@ def linalg_outer(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_outer = _accelerate(linalg_outer, _c_linalg_outer, 2)
+linalg_outer = _accelerate(linalg_outer, _c_linalg_outer, 2, 'linalg.outer')
 
 
 _c_linalg_pinv: dict = {}
@@ -5965,7 +5965,7 @@ def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
         raise
 
 
-linalg_pinv = _accelerate(linalg_pinv, _c_linalg_pinv, 1)
+linalg_pinv = _accelerate(linalg_pinv, _c_linalg_pinv, 1, 'linalg.pinv')
 
 
 _c_linalg_qr: dict = {}
@@ -5998,7 +5998,7 @@ def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
         raise
 
 
-linalg_qr = _accelerate(linalg_qr, _c_linalg_qr, 1)
+linalg_qr = _accelerate(linalg_qr, _c_linalg_qr, 1, 'linalg.qr')
 
 
 _c_linalg_slogdet: dict = {}
@@ -6031,7 +6031,7 @@ def linalg_slogdet(x: Array, /) -> Any:
         raise
 
 
-linalg_slogdet = _accelerate(linalg_slogdet, _c_linalg_slogdet, 1)
+linalg_slogdet = _accelerate(linalg_slogdet, _c_linalg_slogdet, 1, 'linalg.slogdet')
 
 
 _c_linalg_solve: dict = {}
@@ -6074,7 +6074,7 @@ def linalg_solve(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_solve = _accelerate(linalg_solve, _c_linalg_solve, 2)
+linalg_solve = _accelerate(linalg_solve, _c_linalg_solve, 2, 'linalg.solve')
 
 
 _c_linalg_svd: dict = {}
@@ -6107,7 +6107,7 @@ def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
         raise
 
 
-linalg_svd = _accelerate(linalg_svd, _c_linalg_svd, 1)
+linalg_svd = _accelerate(linalg_svd, _c_linalg_svd, 1, 'linalg.svd')
 
 
 _c_linalg_svdvals: dict = {}
@@ -6140,7 +6140,7 @@ def linalg_svdvals(x: Array, /) -> Any:
         raise
 
 
-linalg_svdvals = _accelerate(linalg_svdvals, _c_linalg_svdvals, 1)
+linalg_svdvals = _accelerate(linalg_svdvals, _c_linalg_svdvals, 1, 'linalg.svdvals')
 
 
 _c_linalg_tensordot: dict = {}
@@ -6185,7 +6185,7 @@ def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
-linalg_tensordot = _accelerate(linalg_tensordot, _c_linalg_tensordot, 2)
+linalg_tensordot = _accelerate(linalg_tensordot, _c_linalg_tensordot, 2, 'linalg.tensordot')
 
 
 _c_linalg_trace: dict = {}
@@ -6220,7 +6220,7 @@ def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> An
         raise
 
 
-linalg_trace = _accelerate(linalg_trace, _c_linalg_trace, 1)
+linalg_trace = _accelerate(linalg_trace, _c_linalg_trace, 1, 'linalg.trace')
 
 
 _c_linalg_vecdot: dict = {}
@@ -6265,7 +6265,7 @@ def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None
         raise
 
 
-linalg_vecdot = _accelerate(linalg_vecdot, _c_linalg_vecdot, 2)
+linalg_vecdot = _accelerate(linalg_vecdot, _c_linalg_vecdot, 2, 'linalg.vecdot')
 
 
 _c_linalg_vector_norm: dict = {}
@@ -6302,7 +6302,7 @@ def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None
         raise
 
 
-linalg_vector_norm = _accelerate(linalg_vector_norm, _c_linalg_vector_norm, 1)
+linalg_vector_norm = _accelerate(linalg_vector_norm, _c_linalg_vector_norm, 1, 'linalg.vector_norm')
 
 
 _c_fft_fft: dict = {}
@@ -6339,7 +6339,7 @@ def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, nor
         raise
 
 
-fft_fft = _accelerate(fft_fft, _c_fft_fft, 1)
+fft_fft = _accelerate(fft_fft, _c_fft_fft, 1, 'fft.fft')
 
 
 _c_fft_fftfreq: dict = {}
@@ -6371,7 +6371,7 @@ def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLi
         raise
 
 
-fft_fftfreq = _accelerate(fft_fftfreq, _c_fft_fftfreq, _CURRENT)
+fft_fftfreq = _accelerate(fft_fftfreq, _c_fft_fftfreq, _CURRENT, 'fft.fftfreq')
 
 
 _c_fft_fftn: dict = {}
@@ -6408,7 +6408,7 @@ def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_fftn = _accelerate(fft_fftn, _c_fft_fftn, 1)
+fft_fftn = _accelerate(fft_fftn, _c_fft_fftn, 1, 'fft.fftn')
 
 
 _c_fft_fftshift: dict = {}
@@ -6443,7 +6443,7 @@ def fft_fftshift(x: Array, /, *, axes=None) -> Any:
         raise
 
 
-fft_fftshift = _accelerate(fft_fftshift, _c_fft_fftshift, 1)
+fft_fftshift = _accelerate(fft_fftshift, _c_fft_fftshift, 1, 'fft.fftshift')
 
 
 _c_fft_hfft: dict = {}
@@ -6480,7 +6480,7 @@ def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_hfft = _accelerate(fft_hfft, _c_fft_hfft, 1)
+fft_hfft = _accelerate(fft_hfft, _c_fft_hfft, 1, 'fft.hfft')
 
 
 _c_fft_ifft: dict = {}
@@ -6517,7 +6517,7 @@ def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_ifft = _accelerate(fft_ifft, _c_fft_ifft, 1)
+fft_ifft = _accelerate(fft_ifft, _c_fft_ifft, 1, 'fft.ifft')
 
 
 _c_fft_ifftn: dict = {}
@@ -6554,7 +6554,7 @@ def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_ifftn = _accelerate(fft_ifftn, _c_fft_ifftn, 1)
+fft_ifftn = _accelerate(fft_ifftn, _c_fft_ifftn, 1, 'fft.ifftn')
 
 
 _c_fft_ifftshift: dict = {}
@@ -6589,7 +6589,7 @@ def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
         raise
 
 
-fft_ifftshift = _accelerate(fft_ifftshift, _c_fft_ifftshift, 1)
+fft_ifftshift = _accelerate(fft_ifftshift, _c_fft_ifftshift, 1, 'fft.ifftshift')
 
 
 _c_fft_ihfft: dict = {}
@@ -6626,7 +6626,7 @@ def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
         raise
 
 
-fft_ihfft = _accelerate(fft_ihfft, _c_fft_ihfft, 1)
+fft_ihfft = _accelerate(fft_ihfft, _c_fft_ihfft, 1, 'fft.ihfft')
 
 
 _c_fft_irfft: dict = {}
@@ -6663,7 +6663,7 @@ def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
         raise
 
 
-fft_irfft = _accelerate(fft_irfft, _c_fft_irfft, 1)
+fft_irfft = _accelerate(fft_irfft, _c_fft_irfft, 1, 'fft.irfft')
 
 
 _c_fft_irfftn: dict = {}
@@ -6700,7 +6700,7 @@ def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_irfftn = _accelerate(fft_irfftn, _c_fft_irfftn, 1)
+fft_irfftn = _accelerate(fft_irfftn, _c_fft_irfftn, 1, 'fft.irfftn')
 
 
 _c_fft_rfft: dict = {}
@@ -6737,7 +6737,7 @@ def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_rfft = _accelerate(fft_rfft, _c_fft_rfft, 1)
+fft_rfft = _accelerate(fft_rfft, _c_fft_rfft, 1, 'fft.rfft')
 
 
 _c_fft_rfftfreq: dict = {}
@@ -6769,7 +6769,7 @@ def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceL
         raise
 
 
-fft_rfftfreq = _accelerate(fft_rfftfreq, _c_fft_rfftfreq, _CURRENT)
+fft_rfftfreq = _accelerate(fft_rfftfreq, _c_fft_rfftfreq, _CURRENT, 'fft.rfftfreq')
 
 
 _c_fft_rfftn: dict = {}
@@ -6806,4 +6806,4 @@ def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_rfftn = _accelerate(fft_rfftn, _c_fft_rfftn, 1)
+fft_rfftn = _accelerate(fft_rfftn, _c_fft_rfftn, 1, 'fft.rfftn')
