@@ -18,6 +18,7 @@ import pytest
 
 import hedera as hd
 from conftest import require_backend
+from hedera import _fastpath
 
 
 def model(x, w):
@@ -248,7 +249,9 @@ def recording_guard_filter(keep_entry):
 def test_torch_compile_guards_no_front_cache(torch_module):
     """The C fronts trace as their backend function (hedera._fastpath._trace_polyfill): the compiled
     code must not guard on the fronts' caches, which dynamo checks with one Python lambda per key
-    at every call. Mixed types, a Python scalar and a sequence included."""
+    at every call. Mixed types, a Python scalar and a sequence included. Without the extension
+    (HEDERA_PURE_PYTHON=1) the Python fronts are traced and their caches guarded: then those
+    guards must all be ones hd.jit's guard filter drops (rooted in hedera's module globals)."""
     torch = torch_module
     guard_filter, seen = recording_guard_filter(lambda entry: True)
 
@@ -261,7 +264,10 @@ def test_torch_compile_guards_no_front_cache(torch_module):
     np.testing.assert_allclose(hd.to_numpy(out), hd.to_numpy(f(*inputs("numpy"))), rtol=1e-5)
     assert seen, "dynamo called no guard filter"
     cache_guards = [name for name, _ in seen if "._c_" in name]
-    assert cache_guards == []
+    if _fastpath.enabled():
+        assert cache_guards == []
+    else:
+        assert cache_guards and all("__import_hedera_dot_" in name for name in cache_guards)
 
 
 def test_hd_jit_drops_guards_on_hedera_internals_only(torch_module):
