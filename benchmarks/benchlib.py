@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 import timeit
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +116,12 @@ def sync_for(backend: str) -> Callable[[Any], Any]:
 
         return jax.block_until_ready
     return lambda out: out
+
+
+def median_of_present(values: Iterable[float | None]) -> float | None:
+    """The median of the values that are not None (None when there are none)."""
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
 
 
 _PAIRED_LOOP = """

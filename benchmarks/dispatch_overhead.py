@@ -12,10 +12,9 @@ on inputs of 1 and of 1000 elements, timed in alternation (``_time_interleaved``
 reports nanoseconds per call (min and median of repeats; process CPU time by default,
 ``--clock wall`` for wall time) and the overhead added by hedera, estimated from single calls
 of ``hd.f`` and the native function paired back to back in random order
-(``benchlib.paired_call_difference_ns``; the same estimate between the namespace function and the
-native one, which are the same function for one-to-one mappings, shows its noise floor). Each
-of these four is
-timed as a call of the function looked up once beforehand (``f(x)`` with
+(``benchlib.paired_call_difference_ns``; the same estimate between the namespace function and
+the native one, which are the same function for one-to-one mappings, shows its noise floor).
+Each of these four is timed as a call of the function looked up once beforehand (``f(x)`` with
 ``f = torch.sin``), so that the difference is the call itself, not the spelling (see
 ``_bound``). It also times
 ``array_api_compat.array_namespace(x)`` (where installed), the per-call cost of
@@ -499,11 +498,6 @@ def python_frame_ns(backends: list[str], pairs: int) -> dict[str, dict[str, floa
     return out
 
 
-def _median_of(values) -> float | None:
-    present = [v for v in values if v is not None]
-    return statistics.median(present) if present else None
-
-
 def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] | None = None) -> dict:
     out = {}
     for backend in sorted({r.backend for r in rows}):
@@ -516,11 +510,13 @@ def summary(rows: list[Row], peers: dict[str, float], frames: dict[str, float] |
             if python_added
             else None,
             "one_to_one_functions": len({r.function for r in mine}),
-            "median_added_paired_ns_one_to_one": _median_of(r.added_paired_ns for r in mine),
-            "median_added_paired_ns_one_to_one_python_fronts": _median_of(
+            "median_added_paired_ns_one_to_one": benchlib.median_of_present(r.added_paired_ns for r in mine),
+            "median_added_paired_ns_one_to_one_python_fronts": benchlib.median_of_present(
                 r.python_front_paired_ns for r in mine
             ),
-            "median_same_function_paired_ns_one_to_one": _median_of(r.namespace_paired_ns for r in mine),
+            "median_same_function_paired_ns_one_to_one": benchlib.median_of_present(
+                r.namespace_paired_ns for r in mine
+            ),
             "median_dispatch_ns": dispatch,
         }
         mine_all = [r for r in rows if r.backend == backend]

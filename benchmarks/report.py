@@ -373,24 +373,20 @@ def added_one_to_one(d: dict, backend: str, size: int) -> dict[str, float | None
     and the same measure for the namespace function, which *is* the native one there (the noise).
 
     From single calls paired back to back where the results have it (``added_paired_ns``, see
-    ``dispatch_overhead.paired_call_difference_ns``), else min against min.
+    ``benchlib.paired_call_difference_ns``), else min against min.
     """
     rows = [r for r in d["rows"] if r["backend"] == backend and r["size"] == size and r["one_to_one"]]
-
-    def median(values: list) -> float | None:
-        present = [v for v in values if v is not None]
-        return statistics.median(present) if present else None
 
     paired = all(r.get("added_paired_ns") is not None for r in rows)
     if paired:
         return {
-            "c": median([r["added_paired_ns"] for r in rows]),
-            "python": median([r.get("python_front_paired_ns") for r in rows]),
-            "noise": median([r.get("namespace_paired_ns") for r in rows]),
+            "c": benchlib.median_of_present([r["added_paired_ns"] for r in rows]),
+            "python": benchlib.median_of_present([r.get("python_front_paired_ns") for r in rows]),
+            "noise": benchlib.median_of_present([r.get("namespace_paired_ns") for r in rows]),
         }
     return {
-        "c": median([r["added_ns"] for r in rows]),
-        "python": median(
+        "c": benchlib.median_of_present([r["added_ns"] for r in rows]),
+        "python": benchlib.median_of_present(
             [r["python_front_min_ns"] - r["native_min_ns"] for r in rows if r.get("python_front_min_ns")]
         ),
         "noise": None,
