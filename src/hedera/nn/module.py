@@ -389,17 +389,18 @@ class Module:
         return iter(self.__dict__["_modules"].values())
 
     def _collect(self, *stores: str) -> Container:
-        out = Container()
+        # built as a dict and wrapped unchecked: parameters() runs once or more per training step
+        out = {}
         d = self.__dict__
         for store in stores:
-            for name, value in d[store].items():
+            for name, value in d[store]._data.items():
                 if value is not None:
                     out[name] = value
         for name, child in d["_modules"].items():
             sub = child._collect(*stores)
             if len(sub):
                 out[name] = sub
-        return out
+        return Container._make(out.keys(), out.values())
 
     def parameters(self) -> Container:
         """The trainable arrays, nested by attribute name in a Container: the module's own, not copies."""

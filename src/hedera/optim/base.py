@@ -81,9 +81,11 @@ class _Scalars:
     learning rates and bias corrections are computed in each parameter's own precision.
     """
 
-    def __init__(self, step: Array) -> None:
+    def __init__(self, step: Array, in_place: bool = False) -> None:
         self.step = step
         self._cache: dict[tuple[str, Any], Any] = {}
+        #: whether the stages may write their new state into the old state's arrays (``Optimizer.step``)
+        self.in_place = in_place
 
     def get(self, name: str, like: Array, make: Callable[[Array], Any]) -> Any:
         """``make(step)`` with the step as a 0-d array of ``like``'s dtype, cached under ``name``."""
@@ -250,7 +252,7 @@ class Momentum(_LeafTransform):
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         m, d = self.momentum, self.dampening
-        decayed = _K.foreach_multiply(state["buf"], m)
+        decayed = _K.foreach_multiply(state["buf"], m, scalars.in_place)
         if d:
             buf = _K.foreach_add(decayed, _K.foreach_multiply(updates, 1.0 - d), True)
             first = hd.equal(step, 0)
@@ -291,14 +293,16 @@ class ScaleByAdam(_LeafTransform):
 
         # m = b1 * m + (1 - b1) * u;  v = b2 * v + (1 - b2) * u**2
         mu = _K.foreach_add(
-            _K.foreach_multiply(state["mu"], b1), _K.foreach_multiply(updates, 1.0 - b1), True
+            _K.foreach_multiply(state["mu"], b1, scalars.in_place),
+            _K.foreach_multiply(updates, 1.0 - b1),
+            True,
         )
         squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - b2, True)
-        nu = _K.foreach_add(_K.foreach_multiply(state["nu"], b2), squares, True)
+        nu = _K.foreach_add(_K.foreach_multiply(state["nu"], b2, scalars.in_place), squares, True)
         new_state = {"mu": mu, "nu": nu}
         second = nu
         if self.amsgrad:
-            second = new_state["nu_max"] = _K.foreach_maximum(state["nu_max"], nu)
+            second = new_state["nu_max"] = _K.foreach_maximum(state["nu_max"], nu, scalars.in_place)
         # m_hat / (sqrt(v_hat) + eps), the hats divided by the bias corrections
         m_hat = _K.foreach_divide(mu, scalars.for_leaves("adam_c1", mu, correction(b1))) if b1 > 0 else mu
         v_hat = (
@@ -338,11 +342,13 @@ class ScaleByRMS(_LeafTransform):
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         a, eps = self.alpha, self.eps
         squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - a, True)
-        sq = _K.foreach_add(_K.foreach_multiply(state["square_avg"], a), squares, True)
+        sq = _K.foreach_add(_K.foreach_multiply(state["square_avg"], a, scalars.in_place), squares, True)
         new_state = {"square_avg": sq}
         if self.centered:
             ga = _K.foreach_add(
-                _K.foreach_multiply(state["grad_avg"], a), _K.foreach_multiply(updates, 1.0 - a), True
+                _K.foreach_multiply(state["grad_avg"], a, scalars.in_place),
+                _K.foreach_multiply(updates, 1.0 - a),
+                True,
             )
             new_state["grad_avg"] = ga
             denom = [hd.add(hd.sqrt(hd.subtract(s, hd.square(g))), eps) for s, g in zip(sq, ga, strict=True)]
@@ -351,7 +357,7 @@ class ScaleByRMS(_LeafTransform):
         updates = _K.foreach_divide(updates, denom, fresh)
         if self.momentum:
             updates = new_state["buf"] = _K.foreach_add(
-                _K.foreach_multiply(state["buf"], self.momentum), updates, True
+                _K.foreach_multiply(state["buf"], self.momentum, scalars.in_place), updates, True
             )
             return updates, new_state, False  # the updates are the state
         return updates, new_state, True
@@ -451,8 +457,18 @@ class Optimizer:
             stages.append((t.name if count == 0 else f"{t.name}_{count}", t))
         self.stages: tuple[tuple[str, Transform], ...] = tuple(stages)
         self._leaf_stages = all(isinstance(t, _LeafTransform) for _, t in stages)
-        self.state: Container | None = None
+        self._state: Container | None = None
+        self._state_is_own = False  # made by init/step, no one else's: step may overwrite its arrays
         self._owner: Any = None
+
+    @property
+    def state(self) -> Container | None:
+        """The state :meth:`step` keeps (``None`` before the first step); assign a saved one to resume."""
+        return self._state
+
+    @state.setter
+    def state(self, value: Container | None) -> None:
+        self._state, self._state_is_own = value, False
 
     @property
     def transforms(self) -> tuple[Transform, ...]:
@@ -485,10 +501,16 @@ class Optimizer:
         params : Container
             The current parameters.
         """
+        return self._update(grads, state, params, in_place=False)
+
+    def _update(
+        self, grads: Any, state: Container, params: Any, in_place: bool
+    ) -> tuple[Container, Container]:
+        """:meth:`update`; ``in_place``: the new state may be written into the old state's arrays."""
         params = _container(params, "params")
         grads = _container(grads, "grads")
         step = state["step"]
-        scalars = _Scalars(step)
+        scalars = _Scalars(step, in_place)
         new_state = Container(step=hd.add(step, 1))
         if not self._leaf_stages:
             updates = grads
@@ -511,13 +533,18 @@ class Optimizer:
 
         The state lives in :attr:`state`, created at the first call (or when
         called with another module). The new parameters are detached from any
-        autodiff graph (``hd.stop_gradient``).
+        autodiff graph (``hd.stop_gradient``). Where the backend allows it (torch
+        tensors outside autograd), the new state is written into the arrays of the
+        state this optimizer made itself (as ``torch.optim`` keeps its state), so that
+        a step allocates fewer arrays; a state assigned to :attr:`state` is never
+        written to. The values are :meth:`update`'s, bit for bit.
         """
         params = module.parameters()
-        if self.state is None or self._owner is not module:
-            self.state = self.init(params)
+        if self._state is None or self._owner is not module:
+            self._state, self._state_is_own = self.init(params), True
             self._owner = module
-        new_params, self.state = self.update(grads, self.state, params)
+        new_params, self._state = self._update(grads, self._state, params, in_place=self._state_is_own)
+        self._state_is_own = True
         module.set_parameters(new_params.map(hd.stop_gradient))
 
     def __repr__(self) -> str:

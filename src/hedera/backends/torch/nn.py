@@ -11,6 +11,7 @@ so asymmetric padding is applied with ``F.pad`` first.
 from __future__ import annotations
 
 import math
+import operator
 
 import torch
 import torch.nn.functional as F  # noqa: N812  (the universal spelling)
@@ -149,12 +150,18 @@ def avg_pool(x, window, stride, padding, count_include_pad, channels_last):
 # results are always the loop's, bit for bit (tests/nn/test_foreach.py).
 
 _FOREACH_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_TENSOR_ONLY = {torch.Tensor}
+_dtype_of = operator.attrgetter("dtype")
+_shape_of = operator.attrgetter("shape")
+_requires_grad = operator.attrgetter("requires_grad")
 
 
 def _plain(xs) -> bool:
     """Whether every x is a tensor of one real floating dtype (what the fast kernels handle)."""
-    dtype = xs[0].dtype
-    return dtype in _FOREACH_DTYPES and all(type(x) is torch.Tensor and x.dtype is dtype for x in xs)
+    if set(map(type, xs)) != _TENSOR_ONLY:
+        return False
+    dtypes = set(map(_dtype_of, xs))
+    return len(dtypes) == 1 and not dtypes.isdisjoint(_FOREACH_DTYPES)
 
 
 def _fits(xs, ys) -> bool:
@@ -164,11 +171,7 @@ def _fits(xs, ys) -> bool:
     if isinstance(ys, torch.Tensor):
         return ys.ndim == 0 and ys.dtype is xs[0].dtype and _plain(xs)
     if isinstance(ys, (list, tuple)) and len(ys) == len(xs) and _plain(xs):
-        dtype = xs[0].dtype
-        return all(
-            type(y) is torch.Tensor and y.dtype is dtype and y.shape == x.shape
-            for x, y in zip(xs, ys, strict=True)
-        )
+        return _plain([xs[0], *ys]) and list(map(_shape_of, xs)) == list(map(_shape_of, ys))
     return False
 
 
@@ -179,7 +182,7 @@ def _writable(xs) -> bool:
     """
     if torch.compiler.is_compiling():
         return False
-    if torch.is_grad_enabled() and any(x.requires_grad for x in xs):
+    if torch.is_grad_enabled() and any(map(_requires_grad, xs)):
         return False
     return not torch._C._functorch.is_functorch_wrapped_tensor(xs[0])
 
