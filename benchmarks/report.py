@@ -606,8 +606,81 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _training_section(d: dict, folder: Path) -> list[str]:
+    """``benchmarks/training_step.py``: the summary against the targets, the table, a chart of the ratios."""
+    load = d["machine"]["load_average"]
+    lines = [
+        "## Training step: `hd.nn` + `hd.optim` against the native stacks",
+        "",
+        "`benchmarks/training_step.py`: ms per training step (forward, cross-entropy, gradients, Adam, "
+        "the loss fetched to the host), median of alternated steps "
+        f"({d.get('clock', 'process')} clock), hedera against "
+        + ", ".join(f"{k}: {v}" for k, v in d["natives"].items())
+        + ", from the same weights (the loss curves are checked equal first). Load average "
+        f"{' '.join(f'{v:.2f}' for v in load or [])}.",
+        "",
+        "| backend, mode | median over models | worst case | target | holds |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for key, v in d["summary"].items():
+        target = f"<= {v['target']:.2f}" if v.get("target") else "-"
+        lines.append(
+            f"| {key} | {v['median_ratio']:.3f} | {v['worst_ratio']:.2f} | {target} | "
+            f"{'yes' if v['holds'] else 'no'} |"
+        )
+    lines += [
+        "",
+        "| backend | mode | model | batch | hedera ms | native ms | ratio |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        if "ratio" in r:
+            lines.append(
+                f"| {r['backend']} | {r['mode']} | {r['model']} | {r['batch']} | {r['hedera_ms']:.3f} | "
+                f"{r['native_ms']:.3f} | {r['ratio']:.2f} |"
+            )
+        else:
+            lines.append(f"| {r['backend']} | {r['mode']} | {r['model']} | {r['batch']} | failed | | |")
+    lines.append("")
+    chart = _training_chart(d, folder)
+    if chart:
+        lines += [f"![training_step](results/{chart.name})", ""]
+    return lines
+
+
+def _training_chart(d: dict, folder: Path) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    groups = list(d["summary"])
+    if not groups:
+        return None
+    models = sorted({r["model"] for r in d["rows"] if "ratio" in r})
+    fig, ax = plt.subplots(figsize=(max(8, 1.3 * len(groups)), 4.5))
+    width = 0.8 / max(1, len(models))
+    for i, model in enumerate(models):
+        values = [d["summary"][g]["per_model"].get(model) for g in groups]
+        xs = [j + i * width for j, v in enumerate(values) if v is not None]
+        ax.bar(xs, [v for v in values if v is not None], width, label=model)
+    ax.axhline(1, color="k", lw=0.8, ls="--")
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(groups))])
+    ax.set_xticklabels(groups, fontsize=8)
+    ax.set_ylabel("hedera / native time per step (median over batch sizes)")
+    ax.set_title("Training step: hedera against the native stack, per model")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = folder / "training_step.png"
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead")
+    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "training_step")
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -620,6 +693,8 @@ def build(folder: Path, output: Path) -> str:
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
     folder.mkdir(parents=True, exist_ok=True)
+    if data["training_step"]:
+        lines += _training_section(data["training_step"], folder)
     lines += _charts(data, folder)
     if lib:
         lines += _native_table(lib)

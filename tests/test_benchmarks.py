@@ -94,6 +94,18 @@ def test_native_baselines_equal_hedera(framework):
     assert checked >= 8
 
 
+@pytest.mark.parametrize("framework", ["torch", "jax", "tensorflow"])
+def test_training_step_quick(framework, tmp_path):
+    result = _run_quick("training_step", framework, tmp_path)
+    rows = [r for r in result["rows"] if r["backend"] == framework]
+    assert rows and all("error" not in r for r in rows), rows
+    assert all(r["hedera_ms"] > 0 and r["native_ms"] > 0 for r in rows)
+    assert {r["model"] for r in rows} == {"mlp", "lstm"}
+    for r in rows:  # the loss curves were checked equal before timing
+        assert len(r["losses"]) == len(r["native_losses"]) == 3
+    assert all(key.startswith(framework) for key in result["summary"])
+
+
 def test_library_benchmark_discovers_every_public_function():
     bench = _load("library_overhead")
     module, callables, _ = bench.discover("mech")

@@ -240,13 +240,18 @@ def _foreach_miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:
     return kernel
 
 
+def _nonempty_list(name: str, xs: Any) -> bool:
+    """Whether ``xs`` has arrays (an empty list has none); InvalidArgumentError if it is no list."""
+    if not isinstance(xs, (list, tuple)):
+        raise InvalidArgumentError(f"nn_ops.{name}: xs must be a list of arrays, got {type(xs).__name__}")
+    return len(xs) > 0
+
+
 def _foreach_front(name: str) -> Callable:
     cache: dict[type, Callable] = {}
     binary = FOREACH_KERNELS[name].startswith("(xs, ys")
 
     def kernel_for(xs: Any) -> Callable:
-        if not isinstance(xs, (list, tuple)):
-            raise InvalidArgumentError(f"nn_ops.{name}: xs must be a list of arrays, got {type(xs).__name__}")
         try:
             return cache[type(xs[0])]
         except KeyError:
@@ -255,14 +260,14 @@ def _foreach_front(name: str) -> Callable:
     if binary:
 
         def front(xs: list, ys: Any, reuse: bool = False) -> list:
-            if not xs:
+            if not _nonempty_list(name, xs):
                 return []
             return kernel_for(xs)(xs, ys, reuse)
 
     else:
 
         def front(xs: list, reuse: bool = False) -> list:  # type: ignore[misc]
-            if not xs:
+            if not _nonempty_list(name, xs):
                 return []
             return kernel_for(xs)(xs, reuse)
 
