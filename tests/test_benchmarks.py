@@ -94,7 +94,7 @@ def test_native_baselines_equal_hedera(framework):
     assert checked >= 8
 
 
-@pytest.mark.parametrize("framework", ["torch", "jax", "tensorflow"])
+@pytest.mark.parametrize("framework", ["torch", "jax"])  # Keras' side: tests/nn/test_training_baselines.py
 def test_training_step_quick(framework, tmp_path):
     result = _run_quick("training_step", framework, tmp_path)
     rows = [r for r in result["rows"] if r["backend"] == framework]

@@ -147,7 +147,8 @@ def avg_pool(x, window, stride, padding, count_include_pad, channels_last):
 #
 # One call for a whole list. Where the loop of hedera's elementwise functions would promote dtypes,
 # broadcast or treat complex numbers its own way, the kernel falls back to that loop, so the
-# results are always the loop's, bit for bit (tests/nn/test_foreach.py).
+# results are always the loop's, bit for bit (tests/nn/test_foreach_kernels.py). Under
+# torch.compile the loop is traced (inductor fuses it; the checks would only add guards).
 
 _FOREACH_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _TENSOR_ONLY = {torch.Tensor}
@@ -193,7 +194,7 @@ def _foreach_binary(name: str, out_of_place, in_place, lists_only: bool = False)
     loop = loop_kernel(name)
 
     def kernel(xs, ys, reuse):
-        if not (_fits(xs, ys) and (lists_only is False or isinstance(ys, (list, tuple)))):
+        if torch.compiler.is_compiling() or not (_fits(xs, ys) and (lists_only is False or isinstance(ys, (list, tuple)))):
             return loop(xs, ys)
         if reuse and _writable(xs):
             in_place(xs, ys)
@@ -210,7 +211,7 @@ def _foreach_unary(name: str, out_of_place, in_place):
     loop = loop_kernel(name)
 
     def kernel(xs, reuse):
-        if not _plain(xs):
+        if torch.compiler.is_compiling() or not _plain(xs):
             return loop(xs)
         if reuse and _writable(xs):
             in_place(xs)
