@@ -205,6 +205,42 @@ def ref_expm1(x, /):
     return out
 
 
+def _float_operands(x1, x2, out):
+    return np.broadcast_arrays(np.asarray(x1, out.dtype), np.asarray(x2, out.dtype))
+
+
+def ref_floor_divide(x1, x2, /):
+    """NumPy's floor_divide, with the standard's special cases where NumPy follows Python instead.
+
+    The standard (2024.12): an infinite ``x1`` over a finite nonzero ``x2`` is an infinity, and a
+    zero ``x1`` over a nonzero ``x2`` or a finite nonzero ``x1`` over an infinite ``x2`` is a zero,
+    both with the sign of the quotient (Python: NaN, and -1.0 for ``-1.0 // inf``).
+    """
+    out = np.asarray(np.floor_divide(x1, x2))
+    if out.dtype.kind != "f":
+        return out
+    a, b = _float_operands(x1, x2, out)
+    negative = np.signbit(a) != np.signbit(b)
+    infinite = np.isinf(a) & np.isfinite(b) & (b != 0)
+    zero = ((a == 0) & (b != 0) & ~np.isnan(b)) | (np.isfinite(a) & (a != 0) & np.isinf(b))
+    special = np.where(infinite, np.where(negative, -np.inf, np.inf), np.where(negative, -0.0, 0.0))
+    return np.where(infinite | zero, special, out).astype(out.dtype)
+
+
+def ref_pow(x1, x2, /):
+    """NumPy's power, with the standard's cases of a ``-0`` or ``-inf`` base and an exponent that is
+    not an odd integer: ``+0`` or ``+inf`` (NumPy computes ``x ** 0.5`` as ``sqrt(x)``: -0.0 and NaN)."""
+    out = np.asarray(np.power(x1, x2))
+    if out.dtype.kind != "f":
+        return out
+    a, b = _float_operands(x1, x2, out)
+    not_odd = ~((b == np.round(b)) & (np.abs(b) % 2 == 1))
+    zero_base, inf_base = (a == 0) & np.signbit(a), a == -np.inf
+    positive = not_odd & ((zero_base & (b > 0)) | (inf_base & (b < 0)))
+    infinite = not_odd & ((zero_base & (b < 0)) | (inf_base & (b > 0)))
+    return np.where(positive, 0.0, np.where(infinite, np.inf, out)).astype(out.dtype)
+
+
 def ref_isin(x1, x2, /, *, invert=False):
     # array_api_strict has isin only from API version 2025.12
     return np.isin(x1, x2, invert=invert)
@@ -524,10 +560,10 @@ ROWS: list[Row] = [
         Row(name, _binary(REAL, special=True))
         for name in ("greater", "greater_equal", "less", "less_equal", "maximum", "minimum")
     ],
-    Row("floor_divide", strat.nonzero_divisor(REAL)),
+    Row("floor_divide", strat.nonzero_divisor(REAL), ref=ref_floor_divide, ref_ns="numpy"),
     Row("remainder", strat.nonzero_divisor(REAL)),
     *[Row(name, _binary("bool")) for name in ("logical_and", "logical_or", "logical_xor")],
-    Row("pow", strat.pow_case(), tol=10),
+    Row("pow", strat.pow_case(), ref=ref_pow, ref_ns="numpy", tol=10),
     Row("clip", strat.clip_case()),
     # ---- indexing -------------------------------------------------------------------------------
     Row("take", strat.take_case()),

@@ -79,7 +79,6 @@ square = np.square
 sqrt = np.sqrt
 subtract = np.subtract
 tan = np.tan
-tanh = np.tanh
 
 
 # numpy < 2 promotes by value where a Python scalar or a 0-d array meets an array (``int8 array
@@ -116,6 +115,46 @@ if _VALUE_BASED:
         "maximum", "minimum", "multiply", "nextafter", "not_equal", "pow", "remainder", "subtract",
     ):  # fmt: skip
         globals()[_name] = _by_dtype(globals()[_name])
+
+
+_floor_divide = floor_divide
+
+
+def floor_divide(x1, x2, /):
+    """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
+    out = _floor_divide(x1, x2)
+    if out.dtype.kind != "f":
+        return out
+    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
+    # result, sign included; NumPy follows Python there (NaN for inf // 2, -1 for -1 // inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotient = np.divide(x1, x2, dtype=out.dtype)
+    return np.where(np.isfinite(quotient) & (quotient != 0), out, quotient)
+
+
+_power = pow
+
+
+def pow(x1, x2, /):
+    """``x1 ** x2``; ``(-0.0) ** 0.5`` is +0 and ``(-inf) ** 0.5`` is +inf, as the standard says."""
+    out = _power(x1, x2)
+    half = np.equal(x2, 0.5)
+    if out.dtype.kind != "f" or not np.any(half):
+        return out
+    # NumPy computes x ** 0.5 as sqrt(x), which keeps -0.0 and gives NaN at -inf
+    base = np.asarray(x1, out.dtype)
+    return np.where(half & ((base == 0) | (base == -np.inf)), np.abs(base), out)
+
+
+def tanh(x, /):
+    """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
+    out = np.tanh(x)
+    if out.dtype.kind != "c":
+        return out
+    # NumPy (C99) gives 1 + 0j * sin(2b) there, whose zero takes the sign of sin(2b)
+    re, im = np.real(x), np.imag(x)
+    limit = (np.sign(re) + np.copysign(0.0, im) * 1j).astype(out.dtype)
+    return np.where(np.isinf(re) & np.isfinite(im), limit, out)
 
 
 def _integral_identity(ufunc):

@@ -22,11 +22,13 @@ Conventions of this backend
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import context as _context
 
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
@@ -265,12 +267,62 @@ def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
     return TF_DTYPES[_hd.promote_types(hd_dtype(a), hd_dtype(b)).name]
 
 
+# ---- Python scalars as tensors: keeping the sign of zero ----------------------------------
+#
+# TF's eager runtime caches the tensors it makes from Python scalars, keyed by the Python
+# value (and dtype and device). 0.0 == -0.0 (and complex(0.0, 1) == complex(-0.0, 1)), so
+# whichever zero is converted first comes back for the other one too: after tf.constant(0.0),
+# tf.constant(-0.0) and a -0.0 operand of an op are +0.0. Every hedera path from a Python float
+# or complex to a tensor goes through scalar_tensor(), and binary shims hand TF no zero floats.
+
+
+def has_zero_part(value: Any) -> bool:
+    """Whether TF's scalar cache may confuse ``value`` with another: a float zero, or a complex
+    with a zero part (exact types; NumPy scalars and ints are not cached that way)."""
+    kind = type(value)
+    if kind is float:
+        return value == 0.0
+    return kind is complex and (value.real == 0.0 or value.imag == 0.0)
+
+
+_EAGER_ZEROS: dict[tuple[Any, ...], tf.Tensor] = {}
+
+
+def _uncached_scalar(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """A 0-d tensor of ``value`` (a float or complex with a zero part) with its signs of zero kept.
+
+    Through NumPy, which TF's cache does not see (about 8 us). Eager zeros come from a cache of
+    our own, keyed by dtype, device and the signs, so that ``maximum(x, 0.0)`` stays cheap.
+    """
+    if type(value) is complex and dtype not in COMPLEX:
+        raise TypeError("a complex value for a real dtype")  # constant() casts (drops the imaginary part)
+    if value == 0 and _context.executing_eagerly():
+        key = (
+            dtype,
+            _context.context().device_name,
+            math.copysign(1.0, value.real),
+            math.copysign(1.0, value.imag),
+        )
+        found = _EAGER_ZEROS.get(key)
+        if found is None:
+            found = _EAGER_ZEROS[key] = tf.constant(np.array(value, dtype.as_numpy_dtype))
+        return found
+    return tf.constant(np.array(value, dtype.as_numpy_dtype))
+
+
+def scalar_tensor(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """The Python scalar ``value`` as a 0-d tensor of ``dtype`` (of the same kind), signs of zero kept."""
+    if dtype in INEXACT and has_zero_part(value):
+        return _uncached_scalar(value, dtype)
+    return tf.constant(value, dtype=dtype)
+
+
 def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     """``value`` (a tensor, variable, Python scalar or nested sequence) as a tensor, cast to ``dtype``."""
     if isinstance(value, (tf.Tensor, tf.Variable)):
         return value if dtype is None or value.dtype is dtype else tf.cast(value, dtype)
     if is_scalar(value):
-        return tf.constant(value, dtype=dtype or default_dtype_of_scalar(value))
+        return scalar_tensor(value, dtype or default_dtype_of_scalar(value))
     out = tf.convert_to_tensor(value)
     return out if dtype is None or out.dtype is dtype else tf.cast(out, dtype)
 
@@ -278,9 +330,9 @@ def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
 def constant(value: Any, dtype: tf.DType) -> tf.Tensor:
     """A Python scalar as a 0-d tensor of ``dtype`` (cast when its kind differs: 1.5 as int32 is 1)."""
     try:
-        return tf.constant(value, dtype=dtype)
+        return scalar_tensor(value, dtype)
     except (TypeError, ValueError):
-        return tf.cast(tf.constant(value), dtype)
+        return tf.cast(scalar_tensor(value, default_dtype_of_scalar(value)), dtype)
 
 
 def _check_operand(value: Any, argname: str) -> None:

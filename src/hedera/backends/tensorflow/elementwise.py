@@ -32,6 +32,7 @@ from ._core import (
     SIGNED_OF,
     UNSIGNED,
     constant,
+    has_zero_part,
     is_complex,
     promote,
 )
@@ -48,6 +49,7 @@ __all__ = [
 ]  # fmt: skip
 
 _PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
+_INEXACT_SCALAR_TYPES = frozenset((float, complex))
 
 # ---- unary functions TensorFlow computes as the standard says --------------------------
 
@@ -66,7 +68,6 @@ sin = _gm.sin
 sinh = _gm.sinh
 square = _gm.square
 tan = _gm.tan
-tanh = _gm.tanh
 conj = tf.math.conj  # the identity on real input
 real = tf.math.real
 imag = tf.math.imag
@@ -80,6 +81,8 @@ def _binary(op, name: str, doc: str):
 
     def binary(x1, x2, /):
         if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
+            x1, x2 = promote(x1, x2)
+        elif type(x2) in _INEXACT_SCALAR_TYPES and has_zero_part(x2):  # TF's scalar cache: see _core
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
@@ -126,7 +129,8 @@ def divide(x1, x2, /):
     NumPy's results where TF's formula gives NaN.
     """
     try:
-        if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
+        # an eager float tensor: TF's RealDiv conforms (a zero divisor's sign is kept, see _core)
+        if x1._datatype_enum() in REAL_FLOAT_ENUMS and not has_zero_part(x2):
             return _gm.real_div(x1, x2)
     except (AttributeError, *MIXED_DTYPE_ERRORS):
         pass  # symbolic tensors, variables, Python scalars, mixed dtypes
@@ -233,7 +237,9 @@ def floor_divide(x1, x2, /):
     floordiv = tf.where(div - floordiv > 0.5, floordiv + 1, floordiv)
     quotient = x1 / x2
     floordiv = tf.where(tf.equal(div, 0), copysign(tf.zeros_like(div), quotient), floordiv)
-    return tf.where(tf.equal(x2, 0), quotient, floordiv)
+    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
+    # result, sign included (inf // 2 is inf, -1 // inf is -0)
+    return tf.where(_gm.is_finite(quotient) & tf.not_equal(quotient, 0), floordiv, quotient)
 
 
 def remainder(x1, x2, /):
@@ -242,7 +248,7 @@ def remainder(x1, x2, /):
     if x1.dtype in INTEGER:
         zero, divisor = _safe_int_divisor(x1, x2)
         return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_mod(x1, divisor))
-    return _gm.floor_mod(x1, x2)
+    return copysign(_gm.floor_mod(x1, x2), x2)  # TF gives -0.0 % 1.0 = -0 (x2's sign, zeros included)
 
 
 def pow(x1, x2, /):
@@ -536,3 +542,13 @@ def _bound(value, x):
     if x.dtype in INTEGER:  # a bound outside the dtype's range clips nothing on that side
         value = builtins.max(x.dtype.min, builtins.min(x.dtype.max, value))
     return constant(value, x.dtype)
+
+
+def tanh(x, /):
+    """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
+    if not is_complex(x):
+        return _gm.tanh(x)
+    # TF computes 1 + 0j * sin(2b) there, whose zero takes the sign of sin(2b)
+    re, im = tf.math.real(x), tf.math.imag(x)
+    limit = tf.complex(_gm.sign(re), copysign(tf.zeros_like(im), im))
+    return tf.where(_gm.is_inf(re) & _gm.is_finite(im), limit, _gm.tanh(x))
