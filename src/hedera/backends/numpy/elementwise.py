@@ -6,6 +6,8 @@ them (``arccos`` for ``acos``), so the backend also runs on numpy 1.23.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = [
@@ -125,11 +127,13 @@ def floor_divide(x1, x2, /):
     out = _floor_divide(x1, x2)
     if out.dtype.kind != "f":
         return out
-    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
-    # result, sign included; NumPy follows Python there (NaN for inf // 2, -1 for -1 // inf)
+    # NumPy follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
+    # there x1 / x2 is the standard's result, sign included
+    special = np.isinf(x1) if type(x2) is float and math.isfinite(x2) else np.isinf(x1) | np.isinf(x2)
+    if not special.any():
+        return out
     with np.errstate(divide="ignore", invalid="ignore"):
-        quotient = np.divide(x1, x2, dtype=out.dtype)
-    return np.where(np.isfinite(quotient) & (quotient != 0), out, quotient)
+        return np.where(special, np.divide(x1, x2, dtype=out.dtype), out)
 
 
 _power = pow
@@ -138,12 +142,11 @@ _power = pow
 def pow(x1, x2, /):
     """``x1 ** x2``; ``(-0.0) ** 0.5`` is +0 and ``(-inf) ** 0.5`` is +inf, as the standard says."""
     out = _power(x1, x2)
-    half = np.equal(x2, 0.5)
-    if out.dtype.kind != "f" or not np.any(half):
+    # NumPy computes x ** 0.5 as sqrt(x) for a scalar (0-d) exponent, which keeps -0.0 and gives NaN at -inf
+    if out.dtype.kind != "f" or getattr(x2, "ndim", 0) != 0 or x2 != 0.5:
         return out
-    # NumPy computes x ** 0.5 as sqrt(x), which keeps -0.0 and gives NaN at -inf
-    base = np.asarray(x1, out.dtype)
-    return np.where(half & ((base == 0) | (base == -np.inf)), np.abs(base), out)
+    # every result is >= +0 or NaN, except at -inf (+inf)
+    return np.where(np.equal(x1, -np.inf), np.inf, np.abs(out)).astype(out.dtype, copy=False)
 
 
 def tanh(x, /):

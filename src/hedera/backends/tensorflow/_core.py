@@ -292,22 +292,41 @@ def _uncached_scalar(value: Any, dtype: tf.DType) -> tf.Tensor:
     """A 0-d tensor of ``value`` (a float or complex with a zero part) with its signs of zero kept.
 
     Through NumPy, which TF's cache does not see (about 8 us). Eager zeros come from a cache of
-    our own, keyed by dtype, device and the signs, so that ``maximum(x, 0.0)`` stays cheap.
+    our own, keyed by dtype, device and the signs, so that ``full(n, 0.0)`` stays cheap.
     """
     if type(value) is complex and dtype not in COMPLEX:
         raise TypeError("a complex value for a real dtype")  # constant() casts (drops the imaginary part)
-    if value == 0 and _context.executing_eagerly():
-        key = (
-            dtype,
-            _context.context().device_name,
-            math.copysign(1.0, value.real),
-            math.copysign(1.0, value.imag),
-        )
+    ctx = _context.context()
+    if value == 0 and ctx.executing_eagerly():
+        key = (id(dtype), ctx.device_name, math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
         found = _EAGER_ZEROS.get(key)
         if found is None:
             found = _EAGER_ZEROS[key] = tf.constant(np.array(value, dtype.as_numpy_dtype))
         return found
     return tf.constant(np.array(value, dtype.as_numpy_dtype))
+
+
+_ZEROS_LIKE: dict[tuple[int, str, bool], tf.Tensor] = {}
+
+
+def zero_like(zero: float, x: Any) -> Any:
+    """The float ``zero`` (0.0 or -0.0) as a 0-d tensor of eager float tensor ``x``'s dtype and device.
+
+    The cheap path of binary functions with a zero scalar operand (``maximum(x, 0.0)``): one
+    dict lookup, keyed by ``x``'s dtype number and device (both cheap to read from an eager
+    tensor), instead of promotion and conversion. ``zero`` itself for anything else.
+    """
+    try:
+        key = (x._datatype_enum(), x.device, math.copysign(1.0, zero) < 0)
+    except AttributeError:  # symbolic tensors, variables: the general path
+        return zero
+    found = _ZEROS_LIKE.get(key)
+    if found is None:
+        if key[0] not in REAL_FLOAT_ENUMS:
+            return zero
+        with tf.device(key[1]):
+            found = _ZEROS_LIKE[key] = tf.constant(np.array(zero, x.dtype.as_numpy_dtype))
+    return found
 
 
 def scalar_tensor(value: Any, dtype: tf.DType) -> tf.Tensor:

@@ -32,9 +32,9 @@ from ._core import (
     SIGNED_OF,
     UNSIGNED,
     constant,
-    has_zero_part,
     is_complex,
     promote,
+    zero_like,
 )
 
 __all__ = [
@@ -49,7 +49,6 @@ __all__ = [
 ]  # fmt: skip
 
 _PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
-_INEXACT_SCALAR_TYPES = frozenset((float, complex))
 
 # ---- unary functions TensorFlow computes as the standard says --------------------------
 
@@ -82,7 +81,11 @@ def _binary(op, name: str, doc: str):
     def binary(x1, x2, /):
         if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
             x1, x2 = promote(x1, x2)
-        elif type(x2) in _INEXACT_SCALAR_TYPES and has_zero_part(x2):  # TF's scalar cache: see _core
+        elif type(x2) is float and x2 == 0.0:  # TF's scalar cache would flip its sign: see _core
+            x2 = zero_like(x2, x1)
+            if type(x2) is float:
+                x1, x2 = promote(x1, x2)
+        elif type(x2) is complex:  # the same for complex numbers with a zero part
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
@@ -129,8 +132,9 @@ def divide(x1, x2, /):
     NumPy's results where TF's formula gives NaN.
     """
     try:
-        # an eager float tensor: TF's RealDiv conforms (a zero divisor's sign is kept, see _core)
-        if x1._datatype_enum() in REAL_FLOAT_ENUMS and not has_zero_part(x2):
+        if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
+            if type(x2) is float and x2 == 0.0:
+                x2 = zero_like(x2, x1)  # TF's scalar cache would flip its sign: see _core
             return _gm.real_div(x1, x2)
     except (AttributeError, *MIXED_DTYPE_ERRORS):
         pass  # symbolic tensors, variables, Python scalars, mixed dtypes
@@ -244,11 +248,16 @@ def floor_divide(x1, x2, /):
 
 def remainder(x1, x2, /):
     """``x1 - floor_divide(x1, x2) * x2``: the sign of ``x2``. Integer remainders by zero are 0."""
+    positive_scalar = type(x2) is float and x2 > 0
     x1, x2 = _promoted(x1, x2)
     if x1.dtype in INTEGER:
         zero, divisor = _safe_int_divisor(x1, x2)
         return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_mod(x1, divisor))
-    return copysign(_gm.floor_mod(x1, x2), x2)  # TF gives -0.0 % 1.0 = -0 (x2's sign, zeros included)
+    # the result has x2's sign, zeros included (TF's zeros have x1's sign, -0.0 % 1.0 is -0)
+    out = _gm.floor_mod(x1, x2)
+    if positive_scalar:  # -0 + +0 is +0; nothing else changes
+        return _gm.add_v2(out, zero_like(0.0, out))
+    return _gm.mul(_gm._abs(out), _gm.sign(x2))  # exact; NaN where out is
 
 
 def pow(x1, x2, /):

@@ -189,10 +189,9 @@ def pow(x1, x2, /):
             return torch.ones_like(out) if x2 == 0 else out
         return torch.where(x2 == 0, torch.ones((), dtype=out.dtype, device=out.device), out)
     if type(x2) is float and (x2 == 0.5 or x2 == -0.5) and out.is_floating_point():
-        # torch computes x ** 0.5 as sqrt(x) (and ** -0.5 as rsqrt): the sign of a zero or infinite
-        # base leaks (-0.0 ** 0.5 is -0.0, -inf ** 0.5 NaN); the standard: |x1| ** x2 there
-        base = x1 if isinstance(x1, _Tensor) else out
-        return torch.where((base == 0) | (base == -math.inf), _pow(torch.abs(base), x2), out)
+        # torch computes x ** 0.5 as sqrt(x) (and ** -0.5 as rsqrt): -0.0 ** 0.5 is -0.0, -inf ** 0.5
+        # NaN; the standard: every result is >= +0 or NaN, and -inf gives +inf (** 0.5) or +0 (** -0.5)
+        return torch.where(torch.isneginf(x1), math.inf if x2 > 0 else 0.0, torch.abs(out))
     return out
 
 
@@ -253,17 +252,25 @@ def clip(x, /, min=None, max=None):
 # ---- floor_divide and remainder: the standard's special cases ----------------------------------
 
 
+def _isinf(x):
+    return torch.isinf(x) if isinstance(x, _Tensor) else math.isinf(x)
+
+
 def floor_divide(x1, x2, /):
     """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
     out = _floor_divide(x1, x2)
     if not out.is_floating_point():
         return out
-    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
-    # result, sign included; torch gives NaN for inf // 2 and -1 for -1 // inf
+    # torch follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
+    # there x1 / x2 is the standard's result, sign included
+    inf1, inf2 = _isinf(x1), _isinf(x2)  # a Python scalar operand is tested in Python
     quotient = torch.divide(x1, x2)
     if quotient.dtype is not out.dtype:
         quotient = quotient.to(out.dtype)
-    return torch.where(torch.isfinite(quotient) & (quotient != 0), out, quotient)
+    if inf1 is True or inf2 is True:
+        return quotient
+    special = inf1 if inf2 is False else inf2 if inf1 is False else inf1 | inf2
+    return torch.where(special, quotient, out)
 
 
 def remainder(x1, x2, /):
