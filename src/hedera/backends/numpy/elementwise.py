@@ -109,7 +109,15 @@ def _by_dtype(ufunc):
     return binary
 
 
-if _VALUE_BASED:
+if _VALUE_BASED:  # numpy < 2 gives acosh(+-0 + NaN j) = NaN + NaN j; the standard: NaN + pi/2 j
+
+    def acosh(x, /):
+        out = np.arccosh(x)
+        if out.dtype.kind != "c":
+            return out
+        fix = (np.real(x) == 0) & np.isnan(np.imag(x))
+        return np.where(fix, np.asarray(complex(math.nan, math.pi / 2), out.dtype), out)
+
     for _name in (
         "add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
         "bitwise_xor", "copysign", "divide", "equal", "floor_divide", "greater", "greater_equal",

@@ -42,6 +42,20 @@ UNSUPPORTED_DTYPES: tuple[str, ...] = ()
 #: function name -> why the tensorflow backend cannot compute it exactly (it raises UnsupportedError)
 LIMITATIONS: dict[str, str] = {}
 
+#: function -> how this backend gives the standard's special values where TensorFlow's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "Python scalars": "a float zero or a complex with a zero part becomes a tensor without TF's scalar cache "
+    "(keyed by value, 0.0 == -0.0: after tf.constant(0.0), -0.0 came back as +0.0), in every path: asarray, "
+    "full, scalar operands, where, clip bounds, hd.at values, pad constants",
+    "floor_divide": "NumPy's algorithm (from fmod), and x1 / x2 where that is zero or not finite",
+    "remainder": "abs(r) * sign(x2), so zero results have x2's sign too (TF: -0.0 % 1.0 is -0)",
+    "tanh": "+-1 + 0j (b's sign of zero) at +-inf + bj for finite b (TF: the sign of sin(2b))",
+    "divide, reciprocal, sign, pow": "complex arithmetic by NumPy's algorithms (TF's formulas give NaN at "
+    "infinities and zeros)",
+    "sqrt, expm1, log1p, log2, log10": "complex special values by NumPy's formulas",
+}
+
 # hedera dtype name -> tf dtype
 TF_DTYPES: dict[str, tf.DType] = {
     "bool": tf.bool,
