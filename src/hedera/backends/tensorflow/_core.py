@@ -290,15 +290,6 @@ def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
 # or complex to a tensor goes through scalar_tensor(), and binary shims hand TF no zero floats.
 
 
-def has_zero_part(value: Any) -> bool:
-    """Whether TF's scalar cache may confuse ``value`` with another: a float zero, or a complex
-    with a zero part (exact types; NumPy scalars and ints are not cached that way)."""
-    kind = type(value)
-    if kind is float:
-        return value == 0.0
-    return kind is complex and (value.real == 0.0 or value.imag == 0.0)
-
-
 _EAGER_ZEROS: dict[tuple[Any, ...], tf.Tensor] = {}
 
 
@@ -344,9 +335,15 @@ def zero_like(zero: float, x: Any) -> Any:
 
 
 def scalar_tensor(value: Any, dtype: tf.DType) -> tf.Tensor:
-    """The Python scalar ``value`` as a 0-d tensor of ``dtype`` (of the same kind), signs of zero kept."""
-    if dtype in INEXACT and has_zero_part(value):
-        return _uncached_scalar(value, dtype)
+    """The Python scalar ``value`` as a 0-d tensor of ``dtype`` (of the same kind), signs of zero kept.
+
+    A float zero or a complex with a zero part (exact types: NumPy scalars and ints are not
+    cached that way) bypasses TF's scalar cache.
+    """
+    kind = type(value)
+    if (kind is float and value == 0.0) or (kind is complex and (value.real == 0.0 or value.imag == 0.0)):
+        if dtype in INEXACT:
+            return _uncached_scalar(value, dtype)
     return tf.constant(value, dtype=dtype)
 
 

@@ -85,7 +85,7 @@ def _binary(op, name: str, doc: str):
             x2 = zero_like(x2, x1)
             if type(x2) is float:
                 x1, x2 = promote(x1, x2)
-        elif type(x2) is complex:  # the same for complex numbers with a zero part
+        elif type(x2) is complex and (x2.real == 0.0 or x2.imag == 0.0):  # the same for complex numbers
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
