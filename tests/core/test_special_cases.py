@@ -6,6 +6,9 @@ hold, in float32 and float64 (complex64 and complex128 for complex operands). Op
 made from Python scalars the way users make them: ``hd.asarray(-0.0, dtype=...)``, and as
 Python scalar operands of binary functions (``hd.atan2(y, -0.0)``, ``hd.atan2(-0.0, x)``).
 
+Branch cuts are checked on both sides against Python's cmath (C99 Annex G), the sign of a zero part
+choosing the side.
+
 The grid runs in both orders in one process: with the positive twin first (``+0.0`` before
 ``-0.0``, ``+inf`` before ``-inf``) and last. A framework that caches the tensors it makes
 from Python scalars by value (TensorFlow does: ``0.0 == -0.0``) gives the second twin the
@@ -110,3 +113,51 @@ def test_grid_has_both_twins() -> None:
     for values in (REALS, PARTS):
         signs = {(v, math.copysign(1, v)) for v in values if v == 0 or math.isinf(v)}
         assert signs >= {(0.0, 1.0), (0.0, -1.0), (math.inf, 1.0), (-math.inf, -1.0)}
+
+
+# ---- complex branch cuts: both sides, by the sign of a zero part -----------------------------------
+
+#: function -> points on its branch cuts (the standard's, as C99's): each is tried with +0 and -0
+BRANCH_CUTS: dict[str, tuple[complex, ...]] = {
+    "sqrt": (-2.0, -0.5),  # (-inf, 0]
+    "log": (-2.0, -0.5),
+    "log10": (-2.0,),
+    "acos": (2.0, -2.0),  # (-inf, -1) and (1, inf)
+    "asin": (2.0, -2.0),
+    "atanh": (2.0, -2.0),
+    "acosh": (0.5, -2.0),  # (-inf, 1)
+    "atan": (2j, -2j),  # the imaginary axis beyond +-i: the cut is crossed by the real part's sign
+    "asinh": (2j, -2j),
+}
+
+
+def _on_both_sides(point: complex) -> list[complex]:
+    if point.real == 0:  # a cut along the imaginary axis
+        return [complex(0.0, point.imag), complex(-0.0, point.imag)]
+    return [complex(point.real, 0.0), complex(point.real, -0.0)]
+
+
+@pytest.mark.parametrize("function", sorted(BRANCH_CUTS))
+def test_branch_cuts(backend: str, function: str) -> None:
+    """Each side of a branch cut gives that side's value, as Python's cmath (C99 Annex G) does."""
+    import cmath
+
+    failures = []
+    for dtype, rtol in (("complex64", 1e-5), ("complex128", 1e-12)):
+        if dtype in unsupported_dtypes(backend):
+            continue  # (MXNet has no complex dtypes; test_special_cases checks that it says so)
+        for point in BRANCH_CUTS[function]:
+            for z in _on_both_sides(point):
+                want = getattr(cmath, function)(z)
+                got = _python(getattr(hd, function)(hd.asarray(z, dtype=dtype, backend=backend)))
+                parts_close = all(
+                    math.isclose(g, w, rel_tol=rtol, abs_tol=rtol) and (w != 0 or _same_sign(g, w))
+                    for g, w in ((got.real, want.real), (got.imag, want.imag))
+                )
+                if not parts_close:
+                    failures.append(f"{function}({z!r}) [{dtype}] = {got!r}, cmath: {want!r}")
+    assert not failures, "\n".join(failures)
+
+
+def _same_sign(a: float, b: float) -> bool:
+    return math.copysign(1, a) == math.copysign(1, b)
