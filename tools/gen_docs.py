@@ -181,7 +181,8 @@ def special_values_section(backends: tuple[str, ...]) -> list[str]:
         "infinities, NaN, complex branch cuts) holds on every backend: tests/core/test_special_cases.py "
         "reads each sentence of the standard's text and checks it in float32 and float64 (complex64 and "
         "complex128), with operands made from Python scalars, in both orders (`+0.0` before `-0.0` and "
-        "after) in one process. Not machine-checked, so not claimed: the complex cases of the binary "
+        "after) in one process, and each side of the complex branch cuts (the sign of a zero part) against "
+        "Python's `cmath`. Not machine-checked, so not claimed: the complex cases of the binary "
         "functions (stated part by part, `a`, `b`, `c`, `d`), values given as formulas "
         "(`+infinity * cis(b)`), and the sign of NaN results (implementation-defined). "
         "`finfo`/`iinfo` fields are Python `float`/`int` everywhere.",
