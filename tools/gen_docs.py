@@ -8,7 +8,7 @@ docstring are the single source; this script only lays them out.
 Usage::
 
     python tools/gen_docs.py           # rewrite docs/backends.md
-    python tools/gen_docs.py --check   # exit 1 if docs/backends.md is stale (tests/test_docs.py)
+    python tools/gen_docs.py --check   # exit 1 if docs/backends.md is stale (tests/test_project.py)
 
 Run it in a fresh interpreter with all four frameworks installed: JAX's default dtypes
 depend on ``jax_enable_x64``, which the script leaves off (JAX's default). MXNet cannot be

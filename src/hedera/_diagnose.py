@@ -13,58 +13,27 @@ import math
 from typing import Any
 
 from . import errors
-from ._api import BY_QUALNAME
-from .dtypes import as_hedera_dtype
+from ._api import BY_QUALNAME, FUNCTIONS, with_shape
+from ._dispatch import is_array
+from .dtypes import as_hedera_dtype, isdtype
 
-# parameters holding axes of the first array argument; expand_dims/stack may name one past the end
-_AXIS_PARAMS = ("axis", "axes", "source", "destination")
-_AXIS_ONE_PAST = {"expand_dims", "stack"}
+# the tables below are columns of the API table (hedera/_api.py): dtype kinds and shape classes
+_AXIS_PARAMS = ("axis", "axes", "source", "destination")  # axes of the first array argument
+_AXIS_ONE_PAST = with_shape("axis+1")  # expand_dims/stack may name one past the end
 
 # dtype kinds a function accepts, where the standard restricts them (consulted only once the backend
 # has failed: a framework that computes on other dtypes, as NumPy's sin on integers, still does)
-_REAL = ("integral", "real floating")
-_FLOATING = ("real floating", "complex floating")
-_ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
-    **{f: ("integral", "bool") for f in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert")},
-    **{f: ("integral",) for f in ("bitwise_left_shift", "bitwise_right_shift")},
-    **{f: ("real floating",) for f in ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "signbit",
-                                        "std", "var")},
-    **{f: _FLOATING
-       for f in ("linalg.inv", "linalg.det", "linalg.cholesky", "linalg.eigh", "linalg.svd", "linalg.qr",
-                 "linalg.solve", "linalg.eigvalsh", "linalg.slogdet", "linalg.pinv", "linalg.svdvals",
-                 "linalg.matrix_rank", "linalg.matrix_norm", "linalg.vector_norm", "mean",
-                 "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1", "log",
-                 "log1p", "log2", "log10", "sin", "sinh", "sqrt", "tan", "tanh", "divide", "reciprocal")},
-    **{f: _REAL
-       for f in ("ceil", "floor", "trunc", "clip", "floor_divide", "remainder", "maximum", "minimum",
-                 "greater", "greater_equal", "less", "less_equal", "max", "min", "argmax", "argmin",
-                 "sort", "argsort", "searchsorted", "top_k")},
-    **{f: ("numeric",)
-       for f in ("abs", "add", "subtract", "multiply", "negative", "positive", "sign", "square", "pow",
-                 "sum", "prod", "cumulative_sum", "cumulative_prod", "cumsum", "cumprod", "matmul",
-                 "tensordot", "vecdot", "linalg.matmul", "linalg.tensordot", "linalg.vecdot",
-                 "linalg.outer", "linalg.cross", "linalg.matrix_power", "linalg.trace")},
-    **{f: ("bool",) for f in ("logical_and", "logical_or", "logical_xor", "logical_not")},
-    **{f: ("real floating",) for f in ("fft.rfft", "fft.rfftn", "fft.ihfft")},
-}  # fmt: skip
+_ALLOWED_KINDS: dict[str, tuple[str, ...]] = {f.qualname: f.dtype_kinds for f in FUNCTIONS if f.dtype_kinds}
 
 # functions whose array arguments broadcast together (element-wise and the like), by parameter
-_BROADCASTING = {
-    f.qualname for f in BY_QUALNAME.values() if f.category == "elementwise" and len(f.array_params) > 1
-} | {"where", "allclose", "isclose", "linalg.cross"}
-
-_CUMULATIVE = {"cumulative_sum", "cumulative_prod", "cumsum", "cumprod"}
-
+_BROADCASTING = with_shape("broadcast")
+_CUMULATIVE = with_shape("cumulative")
 # linear algebra on stacks of matrices: square ones, or at least two dimensions
-_SQUARE = {"linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh",
-           "linalg.matrix_power", "linalg.solve"}  # fmt: skip
-_MATRIX = {"tril", "triu", "linalg.matrix_norm", "linalg.svd", "linalg.svdvals", "linalg.qr", "linalg.pinv",
-           "linalg.matrix_rank", "linalg.matrix_transpose", "matrix_transpose", "linalg.diagonal",
-           "linalg.trace"}  # fmt: skip
+_SQUARE = with_shape("square")
+_MATRIX = with_shape("matrix")
 
 
-def _is_array(v: Any) -> bool:
-    return hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, type)
+_is_array = is_array
 
 
 def _shape(v: Any) -> tuple[int | None, ...]:
@@ -223,8 +192,6 @@ def _check_dtypes(qualname: str, values: dict[str, Any]) -> None:
     fn = BY_QUALNAME.get(qualname)
     if kinds is None or fn is None:
         return
-    from .dtypes import isdtype
-
     for name in fn.array_params:
         v = values.get(name)
         if not _is_array(v):
@@ -421,8 +388,6 @@ def _check_at(qualname: str, values: dict[str, Any]) -> None:
     """``hd.at(x)[index]``: index arrays must be integers or booleans; values must fit ``x[index]``."""
     if qualname != "at":
         return
-    from .dtypes import isdtype
-
     index = values["index"] if isinstance(values["index"], tuple) else (values["index"],)
     for item in index:
         if _is_array(item) and not isdtype(as_hedera_dtype(item.dtype), ("integral", "bool")):
