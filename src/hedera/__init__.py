@@ -9,18 +9,24 @@ framework; a call without (creation, random) runs on the current backend::
         z = hd.linspace(0, 1, 5)          # a jax.Array
 
 Importing hedera imports NumPy only; each framework is imported the first time
-it is used or named. See docs/dispatch.md.
+it is used or named, and hedera's own packages (``hd.nn``, ``hd.optim``, ``hd.grad``,
+``hd.jit``, ``hd.tree``, ``hd.mech``...) the first time they are named. See docs/dispatch.md.
 """
 
 from __future__ import annotations
 
+import importlib as _importlib
 import math as _math
+import sys as _sys
+import types as _types
+import typing as _typing
 
 from . import errors
 from ._dispatch import (
     available_backends,
     backend_of,
     current_backend,
+    is_array,
     namespace,
     set_backend,
     use_backend,
@@ -50,6 +56,7 @@ from .errors import (
     BackendMismatchError,
     BackendNotInstalledError,
     BroadcastError,
+    CheckpointError,
     DtypeError,
     HederaError,
     InvalidArgumentError,
@@ -57,20 +64,75 @@ from .errors import (
     NoAutodiffError,
     NotAnArrayError,
     ShapeError,
+    StateMismatchError,
+    StructureError,
     UnknownBackendError,
     UnsupportedDtypeError,
     UnsupportedError,
 )
 from . import fft, linalg  # noqa: E402  (after the front they re-export)
-from . import tree
-from .container import Container
-from .io import load, save
-from .autodiff import execute_with_gradients, grad, jacobian, jvp, stop_gradient, value_and_grad, vjp, vmap
-from .jit import jit
-from . import random
-from . import nn_ops
-from . import nn
-from . import optim
+
+# Loaded on first attribute access (PEP 562), so that ``import hedera`` stays cheap: public name ->
+# (module, attribute), attribute None for the module itself. ``import hedera.nn`` works as ever.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    **{name: (f"hedera.{name}", None) for name in (
+        "tree", "io", "autodiff", "jit", "random", "nn_ops", "nn", "optim", "typing",
+        "mech", "vision", "robot", "gym", "interop", "distributed",
+    )},
+    "Container": ("hedera.container", "Container"),
+    "save": ("hedera.io", "save"),
+    "load": ("hedera.io", "load"),
+    **{name: ("hedera.autodiff", name) for name in (
+        "execute_with_gradients", "grad", "jacobian", "jvp", "stop_gradient", "value_and_grad", "vjp", "vmap",
+    )},
+    "jit": ("hedera.jit", "jit"),
+}  # fmt: skip
+
+if _typing.TYPE_CHECKING:  # what __getattr__ gives, for type checkers and editors
+    from . import autodiff, gym, interop, io, mech, nn, nn_ops, optim, random, robot, tree, typing, vision
+    from .autodiff import (
+        execute_with_gradients,
+        grad,
+        jacobian,
+        jvp,
+        stop_gradient,
+        value_and_grad,
+        vjp,
+        vmap,
+    )
+    from .container import Container
+    from .io import load, save
+    from .jit import jit
+
+
+def __getattr__(name: str) -> _typing.Any:
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'hedera' has no attribute {name!r}") from None
+    module = _importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value  # later accesses skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """hedera's module type: the first import of the submodule ``hedera.jit`` (``from hedera.jit
+    import in_jit``, say) binds it as the package's attribute ``jit``; ``hd.jit`` stays the function,
+    as it was when ``__init__`` imported it eagerly."""
+
+    def __setattr__(self, name: str, value: _typing.Any) -> None:
+        if name == "jit" and isinstance(value, _types.ModuleType):
+            value = value.jit
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -84,14 +146,17 @@ newaxis = None
 __all__ = [
     *_front_all,
     "asarray", "at", "can_cast", "dtype", "finfo", "iinfo", "isdtype", "result_type",
-    "available_backends", "backend_of", "current_backend", "namespace", "set_backend", "use_backend",
+    "available_backends", "backend_of", "current_backend", "is_array", "namespace", "set_backend",
+    "use_backend",
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     "HederaError", "BackendMismatchError", "BackendNotInstalledError", "BroadcastError", "DtypeError",
     "InvalidArgumentError", "InvalidAxisError", "NoAutodiffError", "NotAnArrayError", "ShapeError",
     "UnknownBackendError", "UnsupportedDtypeError", "UnsupportedError",
+    "StructureError", "StateMismatchError", "CheckpointError",
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
-    "jit", "random", "nn", "nn_ops", "optim",
+    "jit", "random", "nn", "nn_ops", "optim", "typing",
+    "mech", "vision", "robot", "gym", "interop",
 ]  # fmt: skip
