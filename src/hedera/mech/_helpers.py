@@ -9,11 +9,8 @@ inner ``where`` (the "double where" pattern).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
-
-Array = Any
+from hedera.typing import Array
 
 #: squared norms at or below this count as zero (a length of 1e-15: fine in float32 and float64)
 TINY = 1e-30

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
-
-Array = Any
+from hedera.typing import Array
 
 #: squared lengths at or below this count as zero
 TINY = 1e-30

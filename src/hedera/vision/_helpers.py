@@ -18,8 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import hedera as hd
-
-Array = Any
+from hedera.typing import Array
 
 #: squared lengths at or below this count as zero
 TINY = 1e-30

@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import init as _init
 from ..module import Module
 
-Array = Any
 Init = Callable[..., Array]
 InitLike = str | Init | None
 
