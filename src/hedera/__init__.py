@@ -77,7 +77,7 @@ from . import fft, linalg  # noqa: E402  (after the front they re-export)
 _LAZY: dict[str, tuple[str, str | None]] = {
     **{name: (f"hedera.{name}", None) for name in (
         "tree", "io", "autodiff", "jit", "random", "nn_ops", "nn", "optim", "typing",
-        "mech", "vision", "robot", "gym", "interop", "distributed",
+        "mech", "vision", "robot", "gym", "interop", "distributed", "helpers",
     )},
     "Container": ("hedera.container", "Container"),
     "save": ("hedera.io", "save"),
@@ -89,7 +89,22 @@ _LAZY: dict[str, tuple[str, str | None]] = {
 }  # fmt: skip
 
 if _typing.TYPE_CHECKING:  # what __getattr__ gives, for type checkers and editors
-    from . import autodiff, gym, interop, io, mech, nn, nn_ops, optim, random, robot, tree, typing, vision
+    from . import (
+        autodiff,
+        gym,
+        helpers,
+        interop,
+        io,
+        mech,
+        nn,
+        nn_ops,
+        optim,
+        random,
+        robot,
+        tree,
+        typing,
+        vision,
+    )
     from .autodiff import (
         execute_with_gradients,
         grad,
@@ -110,7 +125,14 @@ def __getattr__(name: str) -> _typing.Any:
         module_name, attribute = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'hedera' has no attribute {name!r}") from None
-    module = _importlib.import_module(module_name)
+    try:
+        module = _importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:  # a module it imports is missing: that error is the news
+            raise
+        raise AttributeError(
+            f"module 'hedera' has no attribute {name!r} ({module_name} is missing)"
+        ) from error
     value = module if attribute is None else getattr(module, attribute)
     globals()[name] = value  # later accesses skip this function
     return value
@@ -158,5 +180,5 @@ __all__ = [
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
     "jit", "random", "nn", "nn_ops", "optim", "typing",
-    "mech", "vision", "robot", "gym", "interop",
+    "mech", "vision", "robot", "gym", "interop", "helpers",
 ]  # fmt: skip

@@ -1,0 +1,103 @@
+"""``import hedera`` loads the front and nothing else of hedera's; the rest comes on first use.
+
+Each test runs a fresh interpreter (this process has imported everything already).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import tomllib
+
+import hedera as hd
+from hedera import errors
+
+LAZY_PACKAGES = ("nn", "optim", "tree", "autodiff", "jit", "io", "random", "container", "nn_ops",
+                 "mech", "vision", "robot", "gym", "interop", "helpers", "typing")  # fmt: skip
+MODULES = tuple(n for n in LAZY_PACKAGES if n not in ("container", "jit"))  # (hd.jit is the function)
+
+
+def run_python(code: str) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_hedera_loads_only_the_front():
+    out = run_python(
+        """
+        import json, sys
+        import hedera
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith("hedera"))))
+        """
+    )
+    assert set(out) <= {
+        "hedera", "hedera._dispatch", "hedera._fastfront", "hedera._fastpath", "hedera._front",
+        "hedera._front_manual", "hedera.backends", "hedera.dtypes", "hedera.errors", "hedera.fft",
+        "hedera.linalg", "hedera.typing",
+    }, out  # fmt: skip
+    assert "hedera._api" not in out and "hedera._diagnose" not in out  # loaded on a miss / a failure
+
+
+def test_every_package_is_an_attribute_of_hd():
+    """``hd.mech`` works without ``import hedera.mech``, as ``hd.nn`` always did."""
+    out = run_python(
+        f"""
+        import json
+        import hedera as hd
+        print(json.dumps({{n: getattr(hd, n).__name__ for n in {MODULES!r}}}))
+        """
+    )
+    assert out == {n: f"hedera.{n}" for n in MODULES}
+
+
+def test_hd_jit_is_the_function_whoever_imports_the_module_first():
+    out = run_python(
+        """
+        import json
+        import hedera.random          # imports hedera.jit (the module) before anyone named hd.jit
+        from hedera.jit import in_jit
+        import hedera as hd
+        print(json.dumps([callable(hd.jit), type(hd.jit).__name__, hd.jit.__module__]))
+        """
+    )
+    assert out == [True, "function", "hedera.jit"]
+
+
+def test_lazy_names_are_listed_and_exported():
+    for name in ("grad", "jit", "Container", "save", "load", "mech", "tree", "nn"):
+        assert name in dir(hd) and name in hd.__all__
+    assert hd.grad is __import__("hedera.autodiff").autodiff.grad
+    assert hd.Container is __import__("hedera.container").container.Container
+
+
+def test_errors_are_exported():
+    for name in ("StructureError", "StateMismatchError", "CheckpointError"):
+        assert getattr(hd, name) is getattr(errors, name)
+        assert issubclass(getattr(hd, name), hd.HederaError)
+
+
+def test_unknown_attribute_is_an_attribute_error():
+    try:
+        hd.no_such_thing  # noqa: B018
+    except AttributeError as e:
+        assert "no_such_thing" in str(e)
+    else:
+        raise AssertionError("hd.no_such_thing did not raise")
+
+
+def test_wheel_metadata_carries_the_license_and_the_typing_marker():
+    """The wheel's contents come from pyproject.toml: the LICENSE file and the PEP 561 marker."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "Apache-2.0"
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert "Apache License" in (root / "LICENSE").read_text().splitlines()[1]
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["hedera"]
+    assert (root / "src" / "hedera" / "py.typed").exists()
