@@ -94,6 +94,16 @@ def test_native_baselines_equal_hedera(framework):
     assert checked >= 8
 
 
+def test_import_time_quick(tmp_path, capsys):
+    output = tmp_path / "import_time.json"
+    assert _load("import_time").main(["--quick", "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    assert result["runs"] == 3 and result["importtime_hedera_us_median"] > 0
+    assert result["process_hedera_cpu_s_median"] > 0 and result["process_numpy_cpu_s_median"] > 0
+    assert "hedera._front" in result["importtime_largest_direct_imports_us"]
+    assert "| -X importtime" in capsys.readouterr().out
+
+
 def test_library_benchmark_discovers_every_public_function():
     bench = _load("library_overhead")
     module, callables, _ = bench.discover("mech")
@@ -108,11 +118,12 @@ def test_run_all_quick_writes_report_and_charts(tmp_path):
     cmd += ["--results", str(results), "--output", str(report)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=dict(os.environ))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    for name in ("dispatch_overhead", "library_overhead", "lines_of_code"):
+    for name in ("dispatch_overhead", "library_overhead", "lines_of_code", "import_time"):
         assert json.loads((results / f"{name}.json").read_text())["quick"] is True
     text = report.read_text()
     for heading in ("# hedera benchmark results", "## Library overhead (RQ3)", "## Lines of code (RQ2)",
-                    "## Per-call dispatch overhead, against the peers", "## Charts"):  # fmt: skip
+                    "## Per-call dispatch overhead, against the peers", "## Charts",
+                    "## Import time"):  # fmt: skip
         assert heading in text
     assert (results / "peer_comparison.png").stat().st_size > 0
     assert (results / "library_overhead_mech.png").stat().st_size > 0
