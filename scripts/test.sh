@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up .venv (scripts/setup.sh), then run every check: ruff lint, ruff format, the test suite.
+# Set up .venv (scripts/setup.sh), then run every check: ruff lint, ruff format, mypy on the public
+# API, the test suite.
 #
 #   scripts/test.sh                          everything (hypothesis profile "ci")
 #   scripts/test.sh tests/test_dispatch.py   extra arguments go to pytest
@@ -23,6 +24,8 @@ echo "test: ruff check"
 .venv/bin/ruff check . || failed+=("ruff check")
 echo "test: ruff format --check"
 .venv/bin/ruff format --check . || failed+=("ruff format")
+echo "test: mypy (the public API's annotations, pyproject.toml [tool.mypy])"
+.venv/bin/python -m mypy || failed+=("mypy")
 
 workers=${HEDERA_TEST_WORKERS:-2}
 xdist=()
