@@ -259,6 +259,10 @@ class Module:
     ) -> Any:
         """``forward(*args, **kwargs)`` with the given parameters: the pure form of ``module(...)``.
 
+        ``apply`` in flax's meaning (``model.apply(variables, x)``), not PyTorch's, whose
+        ``Module.apply(fn)`` maps ``fn`` over the submodules: this is what PyTorch calls
+        ``torch.func.functional_call(module, params, args)``.
+
         Parameters
         ----------
         params : Container
