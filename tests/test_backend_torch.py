@@ -243,7 +243,7 @@ def test_limitations_is_a_dict_of_reasons():
 )
 def test_integer_matmul_fallback_is_exact(s1, s2):
     # the path for devices without integer GEMM (CUDA), checked here on the CPU
-    from hedera.backends.torch.linear_algebra import integer_matmul
+    from hedera.backends.torch.main_linalg import integer_matmul
 
     rng = np.random.default_rng(0)
     a = rng.integers(-(2**40), 2**40, size=s1)

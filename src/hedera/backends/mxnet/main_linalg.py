@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import mxnet as mx
 
-from ..numpy import linear_algebra as _ref
+from ..numpy import main_linalg as _ref
 from ._core import host
 from .elementwise import native_ok
 from .statistical import sum as _sum
