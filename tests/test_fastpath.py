@@ -148,6 +148,10 @@ def test_mixed_backends_raise(backend):
 # ---- the mechanism itself, on functions of the test's own --------------------------------------
 
 
+def explain_nothing(exception, args, kwargs):
+    """An error path that finds nothing to say (the backend's exception propagates)."""
+
+
 @pytest.mark.parametrize(
     ("arity", "args", "expected"),
     [
@@ -174,7 +178,13 @@ def test_lookup_rules(arity, args, expected):
         return ("slow", a[0]) if a else None
 
     front = _fastpath._extension.make_front(
-        python, {float: fast, (float, int): via_tuple}, arity, b"f", b"f(*a)\n--\n\n", __name__
+        python,
+        explain_nothing,
+        {float: fast, (float, int): via_tuple},
+        arity,
+        b"f",
+        b"f(*a)\n--\n\n",
+        __name__,
     )
     assert front(*args) == expected
 
@@ -189,7 +199,7 @@ def test_the_last_hit_follows_the_argument_types():
     cache = {float: tagged("float"), int: tagged("int"), (float, int): tagged("float,int"),
              (int, float): tagged("int,float")}  # fmt: skip
     front = _fastpath._extension.make_front(
-        lambda *a: ("slow", a[0]), cache, 2, b"f", b"f(*a)\n--\n\n", __name__
+        lambda *a: ("slow", a[0]), explain_nothing, cache, 2, b"f", b"f(*a)\n--\n\n", __name__
     )
     calls = [((1.0, 2.0), "float"), ((1, 2), "int"), ((1.0, 2), "float,int"), ((1, 2.0), "int,float"),
              (("a", "b"), "slow"), ((1, 2), "int"), ((1, 2), "int"), ((2.0, 1), "float,int")]  # fmt: skip
@@ -211,7 +221,7 @@ def test_the_last_hit_holds_its_references_and_releases_them():
         return "hit"
 
     cache = {Tracked: target}
-    front = _fastpath._extension.make_front(lambda x: "slow", cache, 1, b"f", b"", __name__)
+    front = _fastpath._extension.make_front(lambda x: "slow", explain_nothing, cache, 1, b"f", b"", __name__)
     assert front(Tracked()) == "hit"
     type_ref, target_ref = weakref.ref(Tracked), weakref.ref(target)
     cache.clear()
@@ -224,10 +234,12 @@ def test_the_last_hit_holds_its_references_and_releases_them():
     assert type_ref() is None and target_ref() is None
 
 
-def test_an_exception_reruns_the_python_front_and_base_exceptions_pass_through():
+def test_an_exception_goes_to_explain_once_and_base_exceptions_pass_through():
+    """The backend's exception and the call's arguments go to explain, which raises hedera's error
+    or returns (the backend's exception then propagates); the call is not run again."""
     calls = []
 
-    def failing(x):
+    def failing(x, **kwargs):
         calls.append("backend")
         raise ValueError("backend failed")
 
@@ -236,23 +248,34 @@ def test_an_exception_reruns_the_python_front_and_base_exceptions_pass_through()
 
     def python(x):
         calls.append("python")
-        raise TypeError("diagnosed")
+
+    def explain(exception, args, kwargs):
+        calls.append(("explain", type(exception).__name__, args, kwargs))
+        if kwargs.get("diagnose"):
+            raise TypeError("diagnosed") from exception
 
     front = _fastpath._extension.make_front(
-        python, {float: failing, int: interrupted}, 1, b"f", b"", __name__
+        python, explain, {float: failing, int: interrupted}, 1, b"f", b"", __name__
     )
-    with pytest.raises(TypeError, match="diagnosed"):
-        front(1.0)
-    assert calls == ["backend", "python"]
+    with pytest.raises(TypeError, match="diagnosed") as raised:
+        front(1.0, diagnose=True)
+    assert isinstance(raised.value.__cause__, ValueError)
+    assert calls == ["backend", ("explain", "ValueError", (1.0,), {"diagnose": True})]
+    calls.clear()
+    with pytest.raises(ValueError, match="backend failed"):
+        front(2.0)
+    assert calls == ["backend", ("explain", "ValueError", (2.0,), {})]
     with pytest.raises(KeyboardInterrupt):
         front(1)
 
 
 def test_bad_arguments_to_make_front():
     with pytest.raises(ValueError, match="arity"):
-        _fastpath._extension.make_front(len, {}, 0, b"f", b"", __name__)
+        _fastpath._extension.make_front(len, len, {}, 0, b"f", b"", __name__)
     with pytest.raises(TypeError):
-        _fastpath._extension.make_front(len, [], 1, b"f", b"", __name__)
+        _fastpath._extension.make_front(len, len, [], 1, b"f", b"", __name__)
+    with pytest.raises(TypeError, match="callable"):
+        _fastpath._extension.make_front(len, None, {}, 1, b"f", b"", __name__)
 
 
 # ---- what the builtin looks like from Python ---------------------------------------------------

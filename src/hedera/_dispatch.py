@@ -311,11 +311,15 @@ def _environment_default() -> str:
     return os.environ.get("HEDERA_BACKEND") or "numpy"
 
 
-# set_backend's setting, else the environment's default. The environment is read at import and by
-# set_backend(None), not per call: os.environ.get costs more than a whole numpy creation call.
-# The C hot path of the creation fronts reads this global, _context_backend and _TRACE_STACK by
-# name (hedera._fastpath.connect_current_backend): keep them module globals of these names.
-_process_backend: str = _environment_default()
+# set_backend's setting, else the environment's default, as the one item of a list (which
+# set_backend changes in place). The environment is read at import and by set_backend(None), not
+# per call: os.environ.get costs more than a whole numpy creation call.
+_process_backend: list[str] = [_environment_default()]
+
+#: what the C hot path of the creation fronts reads the current backend from
+#: (hedera._fastpath hands it to hedera._fastfront.connect_current_backend): use_backend's context
+#: variable, set_backend's one-item list, and the use_backend stack of a torch.compile trace
+CURRENT_BACKEND_STATE = (_context_backend, _process_backend, _TRACE_STACK)
 
 
 def current_backend() -> str:
@@ -332,7 +336,7 @@ def current_backend() -> str:
 
 def _ambient_backend() -> str:
     """The current backend outside compiled code. A constant to dynamo (read at trace time)."""
-    return _context_backend.get() or _process_backend
+    return _context_backend.get() or _process_backend[0]
 
 
 _ambient_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
@@ -349,12 +353,11 @@ def set_backend(name: str | None) -> None:
     ``None`` restores the default: ``$HEDERA_BACKEND`` (read again now), else ``"numpy"``. The
     framework is imported now, so a bad name fails here rather than at first use.
     """
-    global _process_backend
     if name is None:
-        _process_backend = _environment_default()
+        _process_backend[0] = _environment_default()
         return
     load_backend(name)
-    _process_backend = name
+    _process_backend[0] = name
 
 
 @contextlib.contextmanager
