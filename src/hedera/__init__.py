@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import importlib as _importlib
 import math as _math
-import sys as _sys
-import types as _types
 import typing as _typing
 
 from . import errors
@@ -72,11 +70,16 @@ from .errors import (
 )
 from . import fft, linalg  # noqa: E402  (after the front they re-export)
 
+# Eager, not lazy: importing the submodule hedera.jit (``from hedera.jit import in_jit``) binds it
+# as this package's attribute ``jit``, which must stay the function. (A module subclass could undo
+# that binding, but a module of a subclass type loses CPython's fast path for ``hd.sin`` lookups.)
+from .jit import jit  # noqa: E402
+
 # Loaded on first attribute access (PEP 562), so that ``import hedera`` stays cheap: public name ->
 # (module, attribute), attribute None for the module itself. ``import hedera.nn`` works as ever.
 _LAZY: dict[str, tuple[str, str | None]] = {
     **{name: (f"hedera.{name}", None) for name in (
-        "tree", "io", "autodiff", "jit", "random", "nn_ops", "nn", "optim", "typing",
+        "tree", "io", "autodiff", "random", "nn_ops", "nn", "optim", "typing",
         "mech", "vision", "robot", "gym", "interop", "distributed", "helpers",
     )},
     "Container": ("hedera.container", "Container"),
@@ -85,7 +88,6 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{name: ("hedera.autodiff", name) for name in (
         "execute_with_gradients", "grad", "jacobian", "jvp", "stop_gradient", "value_and_grad", "vjp", "vmap",
     )},
-    "jit": ("hedera.jit", "jit"),
 }  # fmt: skip
 
 if _typing.TYPE_CHECKING:  # what __getattr__ gives, for type checkers and editors
@@ -117,7 +119,6 @@ if _typing.TYPE_CHECKING:  # what __getattr__ gives, for type checkers and edito
     )
     from .container import Container
     from .io import load, save
-    from .jit import jit
 
 
 def __getattr__(name: str) -> _typing.Any:
@@ -140,20 +141,6 @@ def __getattr__(name: str) -> _typing.Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
-
-
-class _Package(_types.ModuleType):
-    """hedera's module type: the first import of the submodule ``hedera.jit`` (``from hedera.jit
-    import in_jit``, say) binds it as the package's attribute ``jit``; ``hd.jit`` stays the function,
-    as it was when ``__init__`` imported it eagerly."""
-
-    def __setattr__(self, name: str, value: _typing.Any) -> None:
-        if name == "jit" and isinstance(value, _types.ModuleType):
-            value = value.jit
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
 
 
 __version__ = "0.1.0"
