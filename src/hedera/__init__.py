@@ -15,8 +15,10 @@ it is used or named, and hedera's own packages (``hd.nn``, ``hd.optim``, ``hd.gr
 
 from __future__ import annotations
 
-import importlib as _importlib
+import importlib.util as _importlib_util
 import math as _math
+import sys as _sys
+import types as _types
 import typing as _typing
 
 from . import errors
@@ -68,79 +70,58 @@ from .errors import (
     UnsupportedDtypeError,
     UnsupportedError,
 )
-from . import fft, linalg  # noqa: E402  (after the front they re-export)
+from . import fft, linalg, typing  # noqa: E402  (after the front they re-export)
 
-# Eager, not lazy: importing the submodule hedera.jit (``from hedera.jit import in_jit``) binds it
-# as this package's attribute ``jit``, which must stay the function. (A module subclass could undo
-# that binding, but a module of a subclass type loses CPython's fast path for ``hd.sin`` lookups.)
+# The functions and classes of hedera's own modules, imported now (they are cheap next to the
+# front); jit eagerly in any case, since importing the submodule hedera.jit (``from hedera.jit
+# import in_jit``) binds it as this package's attribute ``jit``, which must stay the function.
 from .jit import jit  # noqa: E402
-
-# Loaded on first attribute access (PEP 562), so that ``import hedera`` stays cheap: public name ->
-# (module, attribute), attribute None for the module itself. ``import hedera.nn`` works as ever.
-_LAZY: dict[str, tuple[str, str | None]] = {
-    **{name: (f"hedera.{name}", None) for name in (
-        "tree", "io", "autodiff", "random", "nn_ops", "nn", "optim", "typing",
-        "mech", "vision", "robot", "gym", "interop", "distributed", "helpers",
-    )},
-    "Container": ("hedera.container", "Container"),
-    "save": ("hedera.io", "save"),
-    "load": ("hedera.io", "load"),
-    **{name: ("hedera.autodiff", name) for name in (
-        "execute_with_gradients", "grad", "jacobian", "jvp", "stop_gradient", "value_and_grad", "vjp", "vmap",
-    )},
-}  # fmt: skip
-
-if _typing.TYPE_CHECKING:  # what __getattr__ gives, for type checkers and editors
-    from . import (
-        autodiff,
-        gym,
-        helpers,
-        interop,
-        io,
-        mech,
-        nn,
-        nn_ops,
-        optim,
-        random,
-        robot,
-        tree,
-        typing,
-        vision,
-    )
-    from .autodiff import (
-        execute_with_gradients,
-        grad,
-        jacobian,
-        jvp,
-        stop_gradient,
-        value_and_grad,
-        vjp,
-        vmap,
-    )
-    from .container import Container
-    from .io import load, save
+from . import tree  # noqa: E402
+from .container import Container  # noqa: E402
+from .io import load, save  # noqa: E402
+from .autodiff import (  # noqa: E402
+    execute_with_gradients,
+    grad,
+    jacobian,
+    jvp,
+    stop_gradient,
+    value_and_grad,
+    vjp,
+    vmap,
+)
 
 
-def __getattr__(name: str) -> _typing.Any:
-    try:
-        module_name, attribute = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'hedera' has no attribute {name!r}") from None
-    try:
-        module = _importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:  # a module it imports is missing: that error is the news
-            raise
-        raise AttributeError(
-            f"module 'hedera' has no attribute {name!r} ({module_name} is missing)"
-        ) from error
-    value = module if attribute is None else getattr(module, attribute)
-    globals()[name] = value  # later accesses skip this function
-    return value
+def _lazy_module(name: str) -> _types.ModuleType | None:
+    """``hedera.<name>``, bound now but executed on its first attribute access
+    (:class:`importlib.util.LazyLoader`); None where it is not installed.
+
+    Not a module ``__getattr__`` (PEP 562): CPython does not specialise attribute loads on a module
+    that has one, which would cost every ``hd.sin`` lookup.
+    """
+    fullname = f"{__name__}.{name}"
+    if fullname in _sys.modules:
+        return _sys.modules[fullname]
+    spec = _importlib_util.find_spec(fullname)
+    if spec is None or spec.loader is None:
+        return None
+    spec.loader = _importlib_util.LazyLoader(spec.loader)
+    module = _importlib_util.module_from_spec(spec)
+    _sys.modules[fullname] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+# hedera's packages, imported on first use: ``hd.nn.Linear`` imports hedera.nn then (as
+# ``import hedera.nn`` would). The private ones were bound by the eager imports of earlier versions.
+for _name in ("nn", "optim", "random", "nn_ops", "mech", "vision", "robot", "gym", "interop",
+              "distributed", "helpers", "_api", "_diagnose"):  # fmt: skip
+    _module = _lazy_module(_name)
+    if _module is not None:
+        globals()[_name] = _module
+del _name, _module
+
+if _typing.TYPE_CHECKING:  # the lazy modules, for type checkers and editors
+    from . import gym, helpers, interop, mech, nn, nn_ops, optim, random, robot, vision
 
 
 __version__ = "0.1.0"
