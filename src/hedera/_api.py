@@ -26,8 +26,8 @@ The table drives
 * the errors of a failed call (``hedera/_diagnose.py``: dtype kinds, shape classes),
 * which arguments dispatch looks into (:data:`SEQUENCE_PARAMS`, ``hedera/_dispatch.py``),
 * the conformance test that every backend namespace has every function with this signature
-  (``tests/test_namespaces.py``) and the cross-backend harness, which must cover every row
-  (``tests/test_functions.py``),
+  (``tests/core/test_namespaces.py``) and the cross-backend harness, which must cover every row
+  (``tests/core/test_functions.py``),
 * the API listing ``docs/api.md`` (``tools/gen_api_docs.py``).
 
 Adding a function is adding its row here and its implementation in every backend

@@ -1,6 +1,6 @@
 """mxnet-specific checks of ``hedera.backends.mxnet`` (run in ``.venv-mxnet``: scripts/test-mxnet.sh).
 
-The cross-backend harness (tests/test_functions.py, with ``HEDERA_BACKENDS=numpy,mxnet``)
+The cross-backend harness (tests/core/test_functions.py, with ``HEDERA_BACKENDS=numpy,mxnet``)
 checks values against the reference; this file checks what only MXNet has: its
 dtypes, the defaults that differ from MXNet's own, the quirks the shims paper over
 (boolean masks read as integers, float32 for integer creation), the host path and

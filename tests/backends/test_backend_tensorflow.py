@@ -1,6 +1,6 @@
 """tensorflow-specific checks of ``hedera.backends.tensorflow``.
 
-The cross-backend harness (tests/test_functions.py) checks values against the
+The cross-backend harness (tests/core/test_functions.py) checks values against the
 reference; this file checks what only TensorFlow needs: the raw-op aliases, the
 standard's promotion over ops that refuse mixed dtypes, unsigned dtypes through
 kernels TF lacks, NumPy indexing over ``tf.gather_nd``, ``index_update`` gradients,

@@ -1,6 +1,6 @@
 """torch-specific checks of ``hedera.backends.torch``.
 
-The cross-backend harness (tests/test_functions.py) checks values against the
+The cross-backend harness (tests/core/test_functions.py) checks values against the
 reference; this file checks what only torch has: aliasing (zero dispatch
 overhead), torch's promotion quirks, unsupported dtypes, devices, autograd and
 ``torch.func`` through ``hd.at``, and ``torch.compile(fullgraph=True)`` over

@@ -1,5 +1,5 @@
 """hd.jit's guard filter on torch matches dynamo's private names, so it is used only on the torch
-releases where tests/test_compiled_dispatch.py proves it right; on others hd.jit passes none."""
+releases where tests/core/test_compiled_dispatch.py proves it right; on others hd.jit passes none."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_the_pinned_torch_is_a_tested_release():
 
     assert pinned_torch() in autodiff.GUARD_FILTER_TESTED, (
         "constraints.txt pins a torch on which skip_hedera_guards is not proven: run "
-        "tests/test_compiled_dispatch.py on it, then add the release to GUARD_FILTER_TESTED"
+        "tests/core/test_compiled_dispatch.py on it, then add the release to GUARD_FILTER_TESTED"
     )
 
 

@@ -1,4 +1,4 @@
-"""Hypothesis building blocks for the cross-backend harness (tests/harness.py).
+"""Hypothesis building blocks for the cross-backend harness (tests/core/harness.py).
 
 Strategies produce *NumPy* inputs (arrays, Python scalars, hedera dtypes); the
 harness converts them to each backend and to the reference. Everything here is
@@ -449,7 +449,7 @@ def triangle_case(draw) -> Case:
 def astype_case(draw) -> Case:
     """Casts whose result the standard specifies: values exactly representable in every dtype.
 
-    Complex to real or bool casts are not permitted (tests/test_errors.py) and not drawn.
+    Complex to real or bool casts are not permitted (tests/core/test_errors.py) and not drawn.
     """
     source = draw(dtypes(("bool", "numeric")))
     target = draw(dtypes(("bool", "numeric")))

@@ -16,7 +16,7 @@ import hedera as hd
 from hedera import _fastpath, _front, _front_manual
 from hedera._api import FUNCTIONS
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def load_generator() -> types.ModuleType:

@@ -1,6 +1,6 @@
 """Every function of ``hedera._api.FUNCTIONS`` on every backend, against an independent reference.
 
-The machinery is in tests/harness.py, the input strategies in tests/strategies.py.
+The machinery is in tests/core/harness.py, the input strategies in tests/core/strategies.py.
 Standard functions are checked against ``array_api_strict`` (the default
 reference), hedera's extras against plain NumPy/SciPy written here. Where a
 row's inputs are restricted to the domain the standard specifies, its strategy
@@ -8,7 +8,7 @@ row's inputs are restricted to the domain the standard specifies, its strategy
 
 Run one function on one backend::
 
-    HEDERA_BACKENDS=torch pytest tests/test_functions.py -k "sin"
+    HEDERA_BACKENDS=torch pytest tests/core/test_functions.py -k "sin"
 """
 
 from __future__ import annotations

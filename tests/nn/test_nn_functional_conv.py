@@ -1,7 +1,7 @@
 """hd.nn.functional convolutions on every backend against PyTorch (ground truth) and NumPy loops.
 
 References: ``torch.nn.functional.conv{1,2,3}d`` and ``conv_transpose{1,2,3}d``
-with hedera's layouts moved to PyTorch's (tests/nn_reference.py), and for 2-d an
+with hedera's layouts moved to PyTorch's (tests/nn/nn_reference.py), and for 2-d an
 explicit NumPy loop. Hypothesis draws the configuration: 1/2/3 spatial dims,
 stride, dilation, groups, padding ("SAME", "VALID", int, (low, high) pairs),
 both data formats, float32 and float64.

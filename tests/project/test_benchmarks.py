@@ -18,7 +18,7 @@ import pytest
 
 from conftest import require_backend
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
 
 

@@ -8,7 +8,7 @@ import sys
 
 import hedera as hd
 
-DEMO = pathlib.Path(__file__).resolve().parents[1] / "examples" / "demo.py"
+DEMO = pathlib.Path(__file__).resolve().parents[2] / "examples" / "demo.py"
 
 
 def test_demo_runs_on_every_installed_backend():

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("mxnet")
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "mxnet_to_torch.py"
 MAIN_PYTHON = ROOT / ".venv" / "bin" / "python"
 

@@ -14,7 +14,7 @@ from packaging.requirements import Requirement
 
 from conftest import ALL_BACKENDS, require_backend
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_backend_docs_are_current():

@@ -12,16 +12,16 @@ import pytest
 
 import hedera as hd
 import hedera.vision as hv
-from vision_reference import TOL, check_gradient, random_calib_mat, random_ext_mat, rng_for, to_backend
+from vision_reference import (
+    TOL,
+    check_gradient,
+    random_calib_mat,
+    random_ext_mat,
+    seed_per_test,  # noqa: F401  (an autouse fixture)
+    to_backend,
+)
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def _seed_per_test(request):
-    """Reseed RNG from the test's id, so that its data does not depend on which tests ran before."""
-    global RNG
-    RNG = rng_for(request)
 
 
 DTYPES = [np.float32, np.float64]

@@ -18,18 +18,11 @@ from vision_reference import (
     cv2_project,
     random_calib_mat,
     random_ext_mat,
-    rng_for,
+    seed_per_test,  # noqa: F401  (an autouse fixture)
     to_backend,
 )
 
 RNG = np.random.default_rng(1)
-
-
-@pytest.fixture(autouse=True)
-def _seed_per_test(request):
-    """Reseed RNG from the test's id, so that its data does not depend on which tests ran before."""
-    global RNG
-    RNG = rng_for(request)
 
 
 DTYPES = [np.float32, np.float64]

@@ -13,16 +13,13 @@ from matplotlib.path import Path
 
 import hedera as hd
 import hedera.vision as hv
-from vision_reference import check_gradient, rng_for, to_backend
+from vision_reference import (
+    check_gradient,
+    seed_per_test,  # noqa: F401  (an autouse fixture)
+    to_backend,
+)
 
 RNG = np.random.default_rng(5)
-
-
-@pytest.fixture(autouse=True)
-def _seed_per_test(request):
-    """Reseed RNG from the test's id, so that its data does not depend on which tests ran before."""
-    global RNG
-    RNG = rng_for(request)
 
 
 H, W = 6, 8

@@ -13,16 +13,14 @@ from scipy.spatial.transform import Rotation
 
 import hedera as hd
 import hedera.vision as hv
-from vision_reference import check_gradient, compiled_on_jax, rng_for, to_backend
+from vision_reference import (
+    check_gradient,
+    compiled_on_jax,
+    seed_per_test,  # noqa: F401  (an autouse fixture)
+    to_backend,
+)
 
 RNG = np.random.default_rng(6)
-
-
-@pytest.fixture(autouse=True)
-def _seed_per_test(request):
-    """Reseed RNG from the test's id, so that its data does not depend on which tests ran before."""
-    global RNG
-    RNG = rng_for(request)
 
 
 def cuboid_reference(points, pose, dims):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+import pytest
 from scipy.spatial.transform import Rotation
 
 import hedera as hd
@@ -29,6 +30,14 @@ def to_backend(a, backend: str, dtype=np.float64):
 def rng_for(request) -> np.random.Generator:
     """A generator seeded by the test's id: the same data whatever order (or xdist worker) runs it."""
     return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+@pytest.fixture(autouse=True)
+def seed_per_test(request):
+    """Reseed the test module's ``RNG`` from the test's id, so that its data does not depend on
+    which tests ran before. Autouse in each module that imports it (not a conftest.py: the tests
+    import the root ``conftest`` by name, and a second one would shadow it)."""
+    request.module.RNG = rng_for(request)
 
 
 def random_calib_mat(rng: np.random.Generator, batch: tuple[int, ...] = ()) -> np.ndarray:

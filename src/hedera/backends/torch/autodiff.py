@@ -71,7 +71,7 @@ def stop_gradient(x: Any) -> Any:
 #: G['__import_hedera_dot__dispatch'] (torch/_dynamo/output_graph.py, install_global_by_id)
 _HEDERA_GLOBAL = "G['__import_hedera_dot_"
 
-#: the torch releases (major.minor) on which tests/test_compiled_dispatch.py shows that dynamo
+#: the torch releases (major.minor) on which tests/core/test_compiled_dispatch.py shows that dynamo
 #: names hedera's globals so (the pinned torch of constraints.txt must be one); dynamo's naming is
 #: private, so on other releases hd.jit passes no guard filter
 GUARD_FILTER_TESTED = frozenset({"2.13"})
