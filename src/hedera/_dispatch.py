@@ -385,17 +385,6 @@ def use_backend(name: str) -> Iterator[ModuleType]:
 # ---- resolving a call's namespace from its arguments ----------------------------------
 
 
-def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
-    """What a front calls when its backend function raised: :func:`hedera._diagnose.diagnose`.
-
-    ``hedera._diagnose`` (and the API table it reads) is imported on the first failed call, not by
-    ``import hedera``: parsing the table would add milliseconds to every import.
-    """
-    from ._diagnose import diagnose as explain
-
-    explain(exc, qualname, values)
-
-
 def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> ModuleType:
     """The namespace for a call whose array-capable arguments are ``args``.
 
@@ -409,7 +398,7 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
     BackendMismatchError
         If arrays of two frameworks are mixed; the message names both.
     """
-    from ._api import SEQUENCE_PARAMS  # on the first miss, not at import (see diagnose)
+    from ._api import SEQUENCE_PARAMS  # on the first miss, not at import (see hedera._error_path)
 
     found: dict[str, str] = {}
     for arg, argname in zip(args, argnames, strict=False):

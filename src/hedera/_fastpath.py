@@ -29,7 +29,8 @@ from types import FunctionType, ModuleType
 from typing import Any, TypeVar
 
 from . import _dispatch
-from ._dispatch import diagnose, function_of, load_backend, traced_backend
+from ._dispatch import function_of, load_backend, traced_backend
+from ._error_path import diagnose
 
 __all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
 

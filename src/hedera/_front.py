@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ._dispatch import current_function as _current_function
-from ._dispatch import diagnose as _diagnose
+from ._error_path import diagnose as _diagnose
 from ._dispatch import miss as _miss
 from ._fastpath import CURRENT as _CURRENT
 from ._fastpath import SEQUENCE as _SEQUENCE

@@ -13,10 +13,10 @@ from typing import Any
 
 from . import dtypes as _dtypes
 from ._dispatch import backend_name_of_type, current_namespace, load_backend, resolve
-from ._dispatch import diagnose as _diagnose
-from .typing import Array, DeviceLike, DTypeLike
+from ._error_path import diagnose as _diagnose
 from .dtypes import DType, as_hedera_dtype
 from .errors import DtypeError, NotAnArrayError
+from .typing import Array, DeviceLike, DTypeLike
 
 __all__ = ["asarray", "at", "can_cast", "dtype", "finfo", "iinfo", "isdtype", "result_type"]
 
