@@ -67,6 +67,7 @@ from .container import Container
 from .io import load, save
 from .autodiff import execute_with_gradients, grad, jacobian, jvp, stop_gradient, value_and_grad, vjp, vmap
 from .jit import jit
+from .control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
 from . import random
 from . import nn_ops
 from . import nn
@@ -94,4 +95,5 @@ __all__ = [
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
     "jit", "random", "nn", "nn_ops", "optim",
+    "cond", "switch", "while_loop", "fori_loop", "scan", "map",
 ]  # fmt: skip

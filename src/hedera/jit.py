@@ -42,10 +42,28 @@ from ._dispatch import _TYPE_TO_BACKEND, backend_name_of_type, current_backend
 from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
 from .errors import BackendMismatchError, InvalidArgumentError
 
-__all__ = ["jit"]
+__all__ = ["inside_trace", "jit"]
 
 #: True while a function compiled by hd.jit runs (or is traced); stateful random calls check it
 in_jit: contextvars.ContextVar[bool] = contextvars.ContextVar("hedera_in_jit", default=False)
+
+
+def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
+    """Whether hedera code runs inside a trace of ``backend``'s compiler or transformations.
+
+    The one place that decides it, for ``hd.jit`` and the control-flow fronts (:mod:`hedera.control`),
+    which become the framework's loop and branch primitives inside a trace: ``torch.compile``
+    (``torch.compiler.is_compiling``), ``tf.function``/``tf.vectorized_map`` (not executing
+    eagerly), ``jax.jit`` and jax transformations (a traced array among ``leaves``, or arrays made
+    now are tracers). numpy never traces. Inside ``hd.jit`` on jax the flag :data:`in_jit` is set.
+    """
+    module = _autodiff_module(backend)
+    if backend == "jax" and in_jit.get():
+        return True
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None and any(map(is_traced, leaves)):
+        return True
+    return module.is_compiling()
 
 
 #: non-array leaf types: an argument of one of these (or an array) needs no walk, so a call whose

@@ -5,6 +5,7 @@ Flat inputs, as described in ``hedera/backends/numpy/autodiff.py``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,14 +28,32 @@ def is_real_floating(x: Any) -> bool:
     return jnp.issubdtype(x.dtype, jnp.floating)
 
 
+_WHILE_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop"
+
+
+@contextlib.contextmanager
+def _while_loop_reverse_as_hedera_error() -> Any:
+    """jax's error for reverse mode through ``lax.while_loop`` as hedera's, which says what to do."""
+    try:
+        yield
+    except ValueError as error:
+        if _WHILE_REVERSE not in str(error):
+            raise
+        from .control import no_reverse_error
+
+        raise no_reverse_error() from error
+
+
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
-    value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    with _while_loop_reverse_as_hedera_error():
+        value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
     # complex inputs: jax returns df/dx - i df/dy; hedera (as torch and TF) df/dx + i df/dy
     return value, tuple(jnp.conj(g) if jnp.iscomplexobj(g) else g for g in grads)
 
 
 def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
-    return jax.vjp(f, *leaves, has_aux=has_aux)
+    with _while_loop_reverse_as_hedera_error():
+        return jax.vjp(f, *leaves, has_aux=has_aux)
 
 
 def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
@@ -43,7 +62,8 @@ def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
 
 def jacobian(f: Callable, leaves: tuple, mode: str, has_aux: bool) -> Any:
     transform = jax.jacrev if mode == "reverse" else jax.jacfwd
-    return transform(f, has_aux=has_aux)(leaves)
+    with _while_loop_reverse_as_hedera_error():
+        return transform(f, has_aux=has_aux)(leaves)
 
 
 def vmap(f: Callable, leaves: tuple, axes: Sequence[int]) -> tuple:
@@ -67,6 +87,11 @@ def jit(
     """``jax.jit(f, static_argnums=..., static_argnames=..., **options)``."""
     options.pop("jit_compile", None)  # a TensorFlow option
     return jax.jit(f, static_argnums=static_argnums, static_argnames=static_argnames, **options)
+
+
+def is_traced(x: Any) -> bool:
+    """Whether ``x`` is a tracer of a jax trace (``jit``, ``grad``, ``vmap``...), not a concrete array."""
+    return isinstance(x, jax.core.Tracer)
 
 
 def is_compiling() -> bool:
