@@ -122,8 +122,16 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations
     return tuple(out[1:])
 
 
+#: Whether scans under torch.compile use the while_loop operator (below). Off: in torch 2.13
+#: inductor fails on it for some bodies (an AssertionError "A subgraph argument other than
+#: striding has been modified" on a gym rollout, after another one compiled in the process;
+#: torch's own scan operator fails with DataDependentOutputException on many bodies), so
+#: under torch.compile a scan is a Python loop that dynamo unrolls (docs/control_flow.md).
+COMPILED_SCAN = False
+
+
 def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unroll: int) -> tuple:
-    if not _compiling():
+    if not (COMPILED_SCAN and _compiling()):
         return _py.scan(
             step,
             init,
