@@ -16,7 +16,7 @@ Flat = tuple
 
 
 def switch(index: Any, branches: Sequence[Callable], operands: Flat, select: Callable | None = None) -> Flat:
-    """Run every branch (as ``lax.switch`` traces them all, so every output is checked), return the chosen one.
+    """Run every branch (as ``lax.switch`` traces them all: every output is checked); return the chosen one.
 
     ``index`` is a clamped integer scalar (or a boolean for ``cond``: ``branches = (false, true)``).
     A predicate without a Python value (batched by a vmap) selects per example with ``select``.
@@ -47,7 +47,7 @@ def masked_while_loop(
     select: Callable,
     logical_and: Callable,
 ) -> Flat:
-    """``max_iterations`` steps, each leaf frozen (``select``) once its predicate is false: batched predicates."""
+    """``max_iterations`` steps, each leaf frozen (``select``) once its predicate is false (batched)."""
     carry, active = init, None
     for _ in range(max_iterations):
         pred = cond_fn(carry)

@@ -284,7 +284,7 @@ def rollout(env: Env, state: Array, actions: Array) -> tuple[Array, Array, Array
 
 
 def _step_dtype(env: Env, state: Array, action: Array) -> Array:
-    """``state`` in the dtype ``step_fn`` gives back (a loop's carry keeps one dtype; float32 + float64 is float64)."""
+    """``state`` in the dtype ``step_fn`` gives back: a loop's carry keeps one dtype (f32 + f64 is f64)."""
     out = hd.result_type(state, action)
     return state if hd.dtype(state) == out else hd.astype(state, out)
 

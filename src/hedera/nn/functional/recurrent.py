@@ -1,4 +1,4 @@
-"""Recurrent cells and layers: ``lstm_cell``, ``gru_cell``, and ``lstm``/``gru`` over a sequence (on ``hd.scan``).
+"""Recurrent cells and layers: ``lstm_cell``, ``gru_cell``, ``lstm`` and ``gru`` (on ``hd.scan``).
 
 PyTorch's equations and gate order, with :func:`linear`'s ``(in, out)`` weight
 layout: hedera's ``w_ih`` is the transpose of ``torch.nn.LSTM.weight_ih_l0``.
