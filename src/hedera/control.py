@@ -31,7 +31,7 @@ from typing import Any
 import optree
 
 from . import tree as _tree
-from ._dispatch import backend_name_of_type, current_backend, load_backend
+from ._dispatch import backend_name_of_type, current_backend, load_backend, on_backend_load
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype
 from ._front_manual import isdtype as _isdtype
@@ -56,9 +56,24 @@ def _control_module(name: str) -> ModuleType:
         return _MODULES[name]
     except KeyError:
         pass
-    load_backend(name)
-    module = _MODULES[name] = importlib.import_module(f"hedera.backends.{name}.control")
+    _import_control(name)
+    module = getattr(load_backend(name), "control")  # noqa: B009  (read fresh: see _import_control)
+    _MODULES[name] = module
     return module
+
+
+def _import_control(name: str) -> None:
+    """Import ``hedera.backends.<name>.control``.
+
+    Returns None, so that torch.compile can take it as a constant-result function and run the
+    import for real when the first control-flow call comes inside a trace (dynamo cannot trace
+    importlib), as ``_dispatch._import_backend`` does for backends.
+    """
+    load_backend(name)
+    importlib.import_module(f"hedera.backends.{name}.control")
+
+
+_import_control._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 # ---- nests and checks ---------------------------------------------------------------------
@@ -456,7 +471,8 @@ def scan(
         out = user_f(carry_spec.unflatten(list(carry)), x_spec.unflatten(list(x)))
         if not (isinstance(out, tuple) and len(out) == 2):
             raise StructureError(f"{fname}: f must return a pair (carry, y), got {type(out).__name__}")
-        new = signature.check(fname, out[0], "f's carry", "init", module, root="carry")
+        what = "body_fn's output" if fname == "fori_loop" else "f's carry"
+        new = signature.check(fname, out[0], what, "init", module, root="carry")
         y_leaves, y_paths, y_spec = _flatten(out[1])
         if not y_signature:
             y_leaves = _as_arrays(fname, y_leaves, y_paths, "y", module)

@@ -42,7 +42,7 @@ from ._dispatch import _TYPE_TO_BACKEND, backend_name_of_type, current_backend
 from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
 from .errors import BackendMismatchError, InvalidArgumentError
 
-__all__ = ["inside_trace", "jit"]
+__all__ = ["inside_trace", "jit", "traced_by"]
 
 #: True while a function compiled by hd.jit runs (or is traced); stateful random calls check it
 in_jit: contextvars.ContextVar[bool] = contextvars.ContextVar("hedera_in_jit", default=False)
@@ -55,10 +55,14 @@ def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
     which become the framework's loop and branch primitives inside a trace: ``torch.compile``
     (``torch.compiler.is_compiling``), ``tf.function``/``tf.vectorized_map`` (not executing
     eagerly), ``jax.jit`` and jax transformations (a traced array among ``leaves``, or arrays made
-    now are tracers). numpy never traces. Inside ``hd.jit`` on jax the flag :data:`in_jit` is set.
+    now are tracers, or :data:`in_jit` is set inside ``hd.jit``'s trace). numpy never traces.
     """
-    module = _autodiff_module(backend)
-    if backend == "jax" and in_jit.get():
+    return traced_by(_autodiff_module(backend), leaves)
+
+
+def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
+    """:func:`inside_trace` for a backend's ``autodiff`` module (backend code calls this one: no lookup)."""
+    if getattr(module, "JIT_RUNS_F_ONLY_WHILE_TRACING", False) and in_jit.get():
         return True
     is_traced = getattr(module, "is_traced", None)
     if is_traced is not None and any(map(is_traced, leaves)):

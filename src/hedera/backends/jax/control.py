@@ -17,8 +17,9 @@ import jax.numpy as jnp
 from jax import lax
 
 from ...errors import UnsupportedError
-from ...jit import inside_trace
+from ...jit import traced_by
 from .. import _control_python as _py
+from . import autodiff as _autodiff
 
 BACKEND = "jax"
 
@@ -32,7 +33,7 @@ def arange(start: int, stop: int) -> Any:
 
 
 def _traced(*groups: Any) -> bool:
-    return inside_trace(BACKEND, [leaf for group in groups for leaf in group])
+    return traced_by(_autodiff, [leaf for group in groups for leaf in group])
 
 
 def _select(pred: Any, a: Any, b: Any) -> Any:

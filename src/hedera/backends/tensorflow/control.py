@@ -14,8 +14,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from ...jit import inside_trace
+from ...jit import traced_by
 from .. import _control_python as _py
+from . import autodiff as _autodiff
 from .autodiff import user_function  # noqa: F401  (AutoGraph for user functions in graphs)
 
 BACKEND = "tensorflow"
@@ -26,7 +27,7 @@ def arange(start: int, stop: int) -> Any:
 
 
 def _traced() -> bool:
-    return inside_trace(BACKEND)
+    return traced_by(_autodiff)
 
 
 def cond(pred: Any, true_fn: Callable, false_fn: Callable, operands: tuple) -> tuple:

@@ -21,8 +21,9 @@ from typing import Any
 import torch
 
 from ...errors import UnsupportedError
-from ...jit import inside_trace
+from ...jit import traced_by
 from .. import _control_python as _py
+from . import autodiff as _autodiff
 
 BACKEND = "torch"
 
@@ -36,7 +37,7 @@ def arange(start: int, stop: int) -> Any:
 
 
 def _compiling() -> bool:
-    return inside_trace(BACKEND)
+    return traced_by(_autodiff)
 
 
 def _select(pred: Any, a: Any, b: Any) -> Any:
