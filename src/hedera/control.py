@@ -31,7 +31,7 @@ from typing import Any
 import optree
 
 from . import tree as _tree
-from ._dispatch import backend_name_of_type, current_backend, load_backend, on_backend_load
+from ._dispatch import backend_name_of_type, current_backend, load_backend
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype
 from ._front_manual import isdtype as _isdtype

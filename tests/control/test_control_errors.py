@@ -1,4 +1,4 @@
-"""Bad input to the control-flow fronts: the same hedera error on every backend, naming the argument and path."""
+"""Bad input to the control-flow fronts: the same hedera error on every backend, naming the leaf."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def _x(backend, value=(1.0, 2.0), dtype=hd.float32):
 
 
 def _traced(backend, fn):
-    """Run ``fn`` eagerly, and (autodiff backends but torch, where compiling per case takes seconds) under hd.jit."""
+    """``fn`` eagerly, and under hd.jit on jax and tensorflow (torch compiles seconds per case)."""
     yield fn
     if backend in ("jax", "tensorflow"):
         yield lambda: hd.jit(fn)()

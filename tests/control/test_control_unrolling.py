@@ -1,9 +1,8 @@
-"""A 1000-step hd.scan under hd.jit stays one loop: counted in the jaxpr, the TF graph and torch's FX graph."""
+"""A 1000-step hd.scan under hd.jit stays one loop: in the jaxpr, the TF graph, torch's FX graph."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import hedera as hd
 import hedera.gym as hgym
@@ -111,7 +110,7 @@ def test_torch_while_loop_and_cond_stay_operators_under_torch_compile():
 
 
 def test_torch_scan_under_torch_compile_is_a_python_loop_for_now():
-    """torch 2.13's inductor fails on the loop operators for scans (docs/control_flow.md): documented, checked."""
+    """torch 2.13's inductor fails on the loop operators for scans (docs/control_flow.md): checked."""
     require_backend("torch")
     from hedera.backends.torch import control
 
