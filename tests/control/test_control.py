@@ -284,3 +284,38 @@ def test_carries_are_nests(backend):
     assert isinstance(out, hd.Container)
     np.testing.assert_array_equal(hd.to_numpy(out["pos"]), [4.0, 5.0])
     assert int(out["n"]) == 4
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_compiled_forward_mode_and_vmap(autodiff_backend, name):
+    """hd.jit of hd.jvp and of hd.vmap. On torch dynamo runs torch.func's transforms eagerly
+    (the loops are Python loops there): checked on cond, for the value."""
+    if autodiff_backend == "torch" and name != "cond":
+        pytest.skip("torch.compile takes seconds per program: cond covers the eager fallback")
+    program, reference = PROGRAMS[name]
+    tangent = np.array([0.3, -0.7])
+    x, xs, t = _arrays(autodiff_backend, X0, XS, tangent)
+    jvp = hd.jit(lambda v, u: hd.jvp(lambda w: program(w, xs), (v,), (u,))[1])
+    if autodiff_backend == "tensorflow" and name in ("switch", "map"):
+        # TensorFlow 2.21's ForwardAccumulator fails to trace tf.switch_case, and a while_loop
+        # carrying TensorArrays only, inside tf.function (docs/control_flow.md: a known gap)
+        with pytest.raises((TypeError, AssertionError)):
+            jvp(x, t)
+    else:
+        expected = float(central_differences(reference, X0, XS) @ tangent)
+        np.testing.assert_allclose(hd.to_numpy(jvp(x, t)), expected, rtol=1e-6, atol=1e-8)
+    starts = np.stack([X0, -X0, 0.3 * X0])
+    batch = hd.asarray(starts, dtype=hd.float64, backend=autodiff_backend)
+    got = hd.jit(hd.vmap(lambda v: program(v, xs)))(batch)
+    np.testing.assert_allclose(hd.to_numpy(got), [reference(s, XS) for s in starts], rtol=1e-12)
+
+
+def test_vmap_of_an_unbounded_while_loop(backend):
+    """jax, tensorflow and numpy run each example to its end; torch needs max_iterations."""
+    starts = hd.asarray([1.0, 3.0, 20.0], dtype=hd.float64, backend=backend)
+    f = hd.vmap(lambda c: hd.while_loop(lambda v: v < 10.0, lambda v: v * 2, c))
+    if backend == "torch":
+        with pytest.raises(hd.UnsupportedError, match="max_iterations"):
+            f(starts)
+    else:
+        np.testing.assert_allclose(hd.to_numpy(f(starts)), [16.0, 12.0, 20.0])

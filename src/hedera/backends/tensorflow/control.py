@@ -67,15 +67,18 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
         return init, tuple(tf.zeros((0, *v.shape), v.dtype) for v in y)
     inputs = [tf.TensorArray(x.dtype, size=length, element_shape=x.shape[1:]).unstack(x) for x in xs]
     first = length - 1 if reverse else 0
-    carry, y = step(init, tuple(ta.read(first) for ta in inputs))  # outside the loop: y's dtypes
-    outputs = [tf.TensorArray(v.dtype, size=length, element_shape=v.shape).write(first, v) for v in y]
+    carry, y_first = step(init, tuple(ta.read(first) for ta in inputs))  # outside the loop: y's dtypes
+    # the other steps' ys: a TensorArray each, filled in loop order (a write outside the loop
+    # breaks ForwardAccumulator in graphs); the first step's y is joined on at the end
+    outputs = [tf.TensorArray(v.dtype, size=length - 1, element_shape=v.shape) for v in y_first]
     n = len(carry)
 
     def body(t: Any, *state: Any) -> tuple:
         carry, outs = state[:n], state[n:]
         index = length - 1 - t if reverse else t
         carry, y = step(tuple(carry), tuple(ta.read(index) for ta in inputs))
-        return (t + 1, *carry, *(ta.write(index, v) for ta, v in zip(outs, y, strict=True)))
+        written = (ta.write(t - 1, v) for ta, v in zip(outs, y, strict=True))
+        return (t + 1, *carry, *written)
 
     state = tf.while_loop(
         lambda t, *_: t < length,
@@ -83,4 +86,10 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
         (tf.constant(1), *carry, *outputs),
         maximum_iterations=length - 1,
     )
-    return tuple(state[1 : n + 1]), tuple(ta.stack() for ta in state[n + 1 :])
+    ys = []
+    for ta, v in zip(state[n + 1 :], y_first, strict=True):
+        rest = ta.stack()  # loop order: forward t = 1..length-1, reverse t = length-2..0
+        ys.append(
+            tf.concat([v[None], rest], 0) if not reverse else tf.concat([tf.reverse(rest, [0]), v[None]], 0)
+        )
+    return tuple(state[1 : n + 1]), tuple(ys)
