@@ -142,11 +142,31 @@ class _Signature:
         self.spec = spec
         self.shapes = [_shape(x) for x in leaves]
         self.dtypes = [_dtype(x) for x in leaves]
+        self.native_dtypes = [x.dtype for x in leaves]
 
     def check(
         self, fname: str, out: Any, what: str, expected: str, module: ModuleType, root: str = "output"
     ) -> tuple:
-        """``out``'s leaves (numbers made arrays of the expected dtype), checked against this signature."""
+        """``out``'s leaves (numbers made arrays of the expected dtype), checked against this signature.
+
+        The fast path (eager loops check every step): the same treespec, native dtypes and static
+        shapes; anything else takes :meth:`_check_each`, which converts numbers and raises.
+        """
+        leaves, spec = optree.tree_flatten(out, namespace=_NAMESPACE)
+        if spec == self.spec:
+            try:
+                if all(
+                    x.dtype == d and tuple(x.shape) == s
+                    for x, d, s in zip(leaves, self.native_dtypes, self.shapes, strict=True)
+                ):
+                    return tuple(leaves)
+            except (AttributeError, TypeError, ValueError):  # numbers; lengths differ; symbolic shapes
+                pass
+        return self._check_each(fname, out, what, expected, module, root)
+
+    def _check_each(
+        self, fname: str, out: Any, what: str, expected: str, module: ModuleType, root: str
+    ) -> tuple:
         leaves, paths, spec = _flatten(out)
         if spec != self.spec and not (
             spec.is_leaf() and self.spec.is_leaf()
