@@ -5,7 +5,6 @@ Flat inputs, as described in ``hedera/backends/numpy/autodiff.py``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,29 +30,30 @@ def is_real_floating(x: Any) -> bool:
 _WHILE_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop"
 
 
-@contextlib.contextmanager
-def _while_loop_reverse_as_hedera_error() -> Any:
+def _reraise_while_loop_reverse(error: ValueError) -> None:
     """jax's error for reverse mode through ``lax.while_loop`` as hedera's, which says what to do."""
-    try:
-        yield
-    except ValueError as error:
-        if _WHILE_REVERSE not in str(error):
-            raise
+    if _WHILE_REVERSE in str(error):
         from .control import no_reverse_error
 
         raise no_reverse_error() from error
 
 
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
-    with _while_loop_reverse_as_hedera_error():
+    try:
         value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
     # complex inputs: jax returns df/dx - i df/dy; hedera (as torch and TF) df/dx + i df/dy
     return value, tuple(jnp.conj(g) if jnp.iscomplexobj(g) else g for g in grads)
 
 
 def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
-    with _while_loop_reverse_as_hedera_error():
+    try:
         return jax.vjp(f, *leaves, has_aux=has_aux)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
 
 
 def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
@@ -62,8 +62,11 @@ def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
 
 def jacobian(f: Callable, leaves: tuple, mode: str, has_aux: bool) -> Any:
     transform = jax.jacrev if mode == "reverse" else jax.jacfwd
-    with _while_loop_reverse_as_hedera_error():
+    try:
         return transform(f, has_aux=has_aux)(leaves)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
 
 
 def vmap(f: Callable, leaves: tuple, axes: Sequence[int]) -> tuple:
