@@ -133,8 +133,8 @@ def test_eager_forward_matches_numpy_loop(backend, name, start):
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_compiled_forward_matches_numpy_loop(autodiff_backend, name):
-    if autodiff_backend == "torch" and name not in ("cond", "while_loop"):
-        pytest.skip("torch.compile takes seconds per program: cond and while_loop cover its operators")
+    if autodiff_backend == "torch" and name not in ("cond", "switch", "while_loop"):
+        pytest.skip("torch.compile takes seconds per program: cond, switch, while_loop cover its operators")
     program, reference = PROGRAMS[name]
     compiled = hd.jit(program)
     for start in STARTS:
@@ -166,7 +166,7 @@ def test_compiled_reverse_gradient_matches_central_differences(autodiff_backend,
     expected = central_differences(reference, start, XS)
     x, xs = _arrays(autodiff_backend, start, XS)
     if autodiff_backend == "torch":
-        if name != "cond":
+        if name not in ("cond", "switch"):
             pytest.skip(
                 "torch.compile takes seconds per program; the backward of the compiled while_loop "
                 "operator fails in inductor depending on what compiled before (docs/control_flow.md)"
@@ -289,9 +289,9 @@ def test_carries_are_nests(backend):
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_compiled_forward_mode_and_vmap(autodiff_backend, name):
     """hd.jit of hd.jvp and of hd.vmap. On torch dynamo runs torch.func's transforms eagerly
-    (the loops are Python loops there): checked on cond, for the value."""
-    if autodiff_backend == "torch" and name != "cond":
-        pytest.skip("torch.compile takes seconds per program: cond covers the eager fallback")
+    (the loops are Python loops there): checked on cond and while_loop."""
+    if autodiff_backend == "torch" and name not in ("cond", "while_loop"):
+        pytest.skip("torch.compile takes seconds per program: cond and while_loop cover the eager fallback")
     program, reference = PROGRAMS[name]
     tangent = np.array([0.3, -0.7])
     x, xs, t = _arrays(autodiff_backend, X0, XS, tangent)
