@@ -161,7 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     backends = [b for b in args.backends.split(",") if b and b != "numpy"]
     lengths = (10,) if args.quick else (10, 100, 1000)
     repeat, target = (2, 0.01) if args.quick else (5, 0.2)
-    rows = [row for b in backends for n in lengths for row in measure(b, n, repeat, target)]
+    rows = []
+    for b in backends:
+        for n in lengths:
+            for row in measure(b, n, repeat, target):
+                rows.append(row)
+                print(table([row]).splitlines()[-1], flush=True)
     result = {**benchlib.header(args.quick), "rows": rows, "summary": summarize(rows)}
     benchlib.write_json(args.output, result)
     print(table(rows))
