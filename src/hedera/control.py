@@ -23,7 +23,6 @@ the leaf's path), :class:`~hedera.errors.InvalidArgumentError` for non-callables
 from __future__ import annotations
 
 import builtins
-import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -31,7 +30,13 @@ from typing import Any
 import optree
 
 from . import tree as _tree
-from ._dispatch import backend_name_of_type, current_backend, load_backend
+from ._dispatch import (
+    backend_module,
+    backend_name_of_type,
+    backend_of_leaves,
+    current_backend,
+    path_describer,
+)
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype
 from ._front_manual import isdtype as _isdtype
@@ -51,29 +56,13 @@ _SCALARS = (builtins.bool, int, float, complex)
 
 
 def _control_module(name: str) -> ModuleType:
-    """``hedera.backends.<name>.control`` (loading the backend first)."""
+    """``hedera.backends.<name>.control`` (importing the backend first; traceable by dynamo)."""
     try:
         return _MODULES[name]
     except KeyError:
         pass
-    _import_control(name)
-    module = getattr(load_backend(name), "control")  # noqa: B009  (read fresh: see _import_control)
-    _MODULES[name] = module
+    module = _MODULES[name] = backend_module(name, "control")
     return module
-
-
-def _import_control(name: str) -> None:
-    """Import ``hedera.backends.<name>.control``.
-
-    Returns None, so that torch.compile can take it as a constant-result function and run the
-    import for real when the first control-flow call comes inside a trace (dynamo cannot trace
-    importlib), as ``_dispatch._import_backend`` does for backends.
-    """
-    load_backend(name)
-    importlib.import_module(f"hedera.backends.{name}.control")
-
-
-_import_control._dynamo_marked_constant = True  # type: ignore[attr-defined]
 
 
 # ---- nests and checks ---------------------------------------------------------------------
@@ -95,11 +84,9 @@ def _check_callable(fname: str, fn: Any, argname: str) -> None:
 
 def _find_backend(fname: str, groups: Sequence[tuple[str, list, list]]) -> str:
     """The one backend of the array leaves of ``groups`` (``(root, leaves, paths)``), else the current one."""
-    from .autodiff import _backend_of_leaves  # (raises BackendMismatchError naming the paths)
-
     found: list[tuple[str, str]] = []
-    for root, leaves, paths in groups:
-        name = _backend_of_leaves(fname, leaves, paths, root, skip_non_arrays=True)
+    for root, leaves, paths in groups:  # (raises BackendMismatchError naming the paths)
+        name = backend_of_leaves(fname, leaves, paths, describe=path_describer(root))
         if name is not None:
             found.append((name, root))
     names = {n for n, _ in found}
