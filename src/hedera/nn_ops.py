@@ -38,13 +38,12 @@ not reused). ``hd.optim`` runs its updates through these kernels.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from . import _dispatch
-from ._dispatch import backend_name_of_type, backend_of, load_backend
+from ._dispatch import backend_module, backend_name_of_type, backend_of
 from .errors import InvalidArgumentError
 
 __all__ = [
@@ -109,23 +108,6 @@ FOREACH_KERNELS: dict[str, str] = {
     "foreach_square": "(xs, reuse)",
 }
 
-_IMPORTED: set[str] = set()
-
-
-def _import_kernels(name: str) -> None:
-    """Import ``hedera.backends.<name>.nn`` (after its backend).
-
-    Returns None so that torch.compile treats it as a constant-result function and runs the
-    import for real at trace time (as ``_dispatch._import_backend``; docs/dispatch.md).
-    """
-    if name not in _IMPORTED:
-        load_backend(name)  # checks the name and that the framework is installed
-        importlib.import_module(f"hedera.backends.{name}.nn")
-        _IMPORTED.add(name)
-
-
-_import_kernels._dynamo_marked_constant = True  # type: ignore[attr-defined]
-
 
 def kernels(x_or_name: Any) -> ModuleType:
     """The kernel module ``hedera.backends.<name>.nn`` of an array's backend, or of a backend name.
@@ -137,8 +119,7 @@ def kernels(x_or_name: Any) -> ModuleType:
     'hedera.backends.numpy.nn'
     """
     name = x_or_name if isinstance(x_or_name, str) else backend_of(x_or_name)
-    _import_kernels(name)
-    return load_backend(name).nn
+    return backend_module(name, "nn")  # imported for real at trace time, too (docs/dispatch.md)
 
 
 def _miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:

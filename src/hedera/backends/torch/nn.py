@@ -194,7 +194,8 @@ def _foreach_binary(name: str, out_of_place, in_place, lists_only: bool = False)
     loop = loop_kernel(name)
 
     def kernel(xs, ys, reuse):
-        if torch.compiler.is_compiling() or not (_fits(xs, ys) and (lists_only is False or isinstance(ys, (list, tuple)))):
+        scalar_ys = not isinstance(ys, (list, tuple))
+        if torch.compiler.is_compiling() or (lists_only and scalar_ys) or not _fits(xs, ys):
             return loop(xs, ys)
         if reuse and _writable(xs):
             in_place(xs, ys)
