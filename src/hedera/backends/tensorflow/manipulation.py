@@ -37,12 +37,26 @@ def broadcast_to(x, /, shape):
 
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing ``axis`` (flattened first when ``axis`` is None), promoting dtypes."""
-    arrays = list(arrays)
-    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
-        arrays = promote_many(arrays)
+    arrays = _one_dtype(arrays)
     if axis is None:
-        return tf.concat([tf.reshape(a, [-1]) for a in arrays], axis=0)
-    return tf.concat(arrays, axis=normalize_axis(axis, ndim(arrays[0])))
+        arrays, axis = [tf.reshape(a, [-1]) for a in arrays], 0
+    else:
+        axis = normalize_axis(axis, ndim(arrays[0]))
+    if len(arrays) < 2:  # (the op takes two or more)
+        return tf.concat(arrays, axis=axis)
+    return tf.raw_ops.ConcatV2(values=arrays, axis=axis)  # tf.concat's op, without ~1 us of Python wrapping
+
+
+def _one_dtype(arrays):
+    """``arrays`` as a list of tensors of one dtype (promoted by the standard's rules if they differ)."""
+    arrays = list(arrays)
+    if not arrays:
+        return arrays
+    first = arrays[0].dtype
+    for a in arrays:
+        if a.dtype is not first:
+            return promote_many(arrays)
+    return arrays
 
 
 def expand_dims(x, /, axis):
@@ -83,7 +97,7 @@ def permute_dims(x, /, axes):
     axes = [normalize_axis(a, rank, "axes") for a in axes]
     if sorted(axes) != list(range(rank)):
         raise InvalidAxisError(f"permute_dims: axes {axes} must name each axis of x ({rank} axes) once")
-    return tf.transpose(x, axes)
+    return tf.raw_ops.Transpose(x=x, perm=axes)  # tf.transpose's op, without ~6 us of Python wrapping
 
 
 def repeat(x, repeats, /, *, axis=None):
@@ -136,10 +150,8 @@ def squeeze(x, /, axis):
 
 def stack(arrays, /, *, axis=0):
     """Join arrays of one shape along a new ``axis``, promoting dtypes."""
-    arrays = list(arrays)
-    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
-        arrays = promote_many(arrays)
-    return tf.stack(arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))
+    arrays = _one_dtype(arrays)
+    return tf.raw_ops.Pack(values=arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))  # tf.stack's op
 
 
 def tile(x, repetitions, /):

@@ -127,6 +127,11 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    if dtype is None and not include_initial and x.dtype is not _uint8:  # the common case, no checks
+        if type(axis) is int and -x.ndim <= axis < x.ndim:
+            return torch.cumsum(x, axis)
+        if axis is None and x.ndim == 1:
+            return torch.cumsum(x, 0)
     return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
 
 
