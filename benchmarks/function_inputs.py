@@ -46,11 +46,19 @@ PREFERRED_DTYPES = ("float32", "int64", "bool", "complex64", "int32", "float64",
 #: draws per row, of which the most typical one is kept
 DRAWS = 30
 
-_SIZE = [1]  # the target size of the shapes being drawn (see _patch_shapes)
+
+def _size_cell() -> list[int]:
+    """The target size of the shapes being drawn, kept on hypothesis' numpy module: every copy of
+    this module (the tests load it by path) must resize the one set of patched strategies."""
+    from hypothesis.extra import numpy as hnp
+
+    return hnp.__dict__.setdefault("_hedera_benchmark_size", [1])
 
 
-def _shape_for(min_dims: int, max_dims: int, min_side: int) -> tuple[int, ...]:
-    ndim = max(min_dims, min(1, max_dims))
+_SIZE = _size_cell()
+
+
+def _shape_for(ndim: int, min_side: int) -> tuple[int, ...]:
     if ndim == 0:
         return ()
     side = max(min_side, round(_SIZE[0] ** (1 / ndim)), 1)
@@ -92,15 +100,18 @@ def _patch_strategies() -> None:
         return
 
     def array_shapes(*, min_dims=1, max_dims=None, min_side=1, max_side=None):
+        # the fewest dimensions allowed, or one: a 0-d part keeps products of shapes (tensordot's
+        # left + contracted axes) from growing to size ** 2 elements (see _score)
         max_dims = max(min_dims, 2) if max_dims is None else max_dims
-        return st.just(None).map(lambda _: _shape_for(min_dims, max_dims, min_side))
+        most = max(min_dims, min(1, max_dims))
+        return st.integers(min_dims, most).map(lambda ndim: _shape_for(ndim, min_side))
 
     def mutually_broadcastable_shapes(num_shapes, *, min_dims=0, max_dims=None, min_side=1, max_side=4, **_):
         max_dims = max(min_dims, 2) if max_dims is None else max_dims
 
         def build(_):
             # (strategies.py draws the batch axes of matrix operands with max_side=3: none here)
-            shape = () if max_side < 4 else _shape_for(min_dims, max_dims, min_side)
+            shape = () if max_side < 4 else _shape_for(max(min_dims, min(1, max_dims)), min_side)
             return hnp.BroadcastableShapes(input_shapes=(shape,) * num_shapes, result_shape=shape)
 
         return st.just(None).map(build)
@@ -183,7 +194,12 @@ def _score(case, function) -> tuple:
     empty = sum(a.size == 0 for a in arrays)
     no_op = len(dtype_args & names)  # a dtype argument that is the arrays' own: astype as a no-op
     exotic = len((names | dtype_args) - set(PREFERRED_DTYPES))  # uint32 and the like (not on every backend)
-    return (empty, exotic, no_op, rank, len(names), scalars, changed)
+    target = _SIZE[0]
+    oversized = sum(a.size > 4 * target for a in arrays)  # a product of sized shapes (tensordot)
+    distance = sum(abs(math.log((a.size + 1) / (target + 1))) for a in arrays)  # else: size-element arrays
+    undersized = sum(a.size < target / 4 for a in arrays)  # a 0-d draw where size elements fit
+    kinds = len(names)
+    return (empty, oversized, exotic, undersized, no_op, rank, kinds, scalars, changed, round(distance, 3))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -362,9 +378,3 @@ def twin_kwargs(twin: Twin, function, kwargs: dict) -> dict:
         for k, v in kwargs.items()
         if not (twin.keywords == "non-default" and _same(v, defaults.get(k)))
     }
-
-
-def log_ratio_bins(lo: float = 0.5, hi: float = 4.0, per_octave: int = 8) -> list[float]:
-    """Histogram bin edges, even on a log scale from ``lo`` to ``hi``."""
-    n = round(math.log2(hi / lo) * per_octave)
-    return [lo * 2 ** (i / per_octave) for i in range(n + 1)]

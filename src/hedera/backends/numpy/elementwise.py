@@ -121,6 +121,8 @@ if _VALUE_BASED:
 def _integral_identity(ufunc):
     # the standard keeps integer dtypes through ceil/floor/trunc; numpy < 2.1 returns float64
     def rounded(x, /):
+        if type(x) is np.ndarray and x.dtype.kind == "f":  # the common case, without np.issubdtype
+            return ufunc(x)
         if np.issubdtype(np.asarray(x).dtype, np.integer):
             return np.array(x, copy=True)
         return ufunc(x)

@@ -81,12 +81,16 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 
 def max(x, /, *, axis=None, keepdims=False):
+    if axis is None and not keepdims:
+        return torch.max(x)  # the full reduction, whose one-argument call torch parses fastest
     if axis == ():
         return x.clone()
     return torch.amax(x, () if axis is None else axis, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):
+    if axis is None and not keepdims:
+        return torch.min(x)  # the full reduction, whose one-argument call torch parses fastest
     if axis == ():
         return x.clone()
     return torch.amin(x, () if axis is None else axis, keepdims)
