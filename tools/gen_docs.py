@@ -182,8 +182,9 @@ def costs_section(backends: tuple[str, ...]) -> list[str]:
         "`benchmarks/dispatch_overhead.py` times every function against its native twin (the "
         "framework's own function, where it gives the same answer) and targets at most 1.25x at "
         "1000 elements and native + 1 us at 1 element (benchmarks/RESULTS.md). These miss a "
-        "target because the native call's answer differs for some inputs and no cheaper exact "
-        "path was found; the costs are from the benchmark's full run (paired single calls).",
+        "target because the native call's answer differs for some inputs; each entry says how "
+        "the common case avoids the extra work, or that no such path is written yet. Costs: "
+        "the benchmark's full run (paired single calls, on a shared 2-core machine).",
         "",
     ]
     if not rows:

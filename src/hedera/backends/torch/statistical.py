@@ -130,14 +130,25 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
     return out
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if dtype is None and not include_initial and x.dtype is not _uint8:  # the common case, no checks
+def _plain_axis(x, axis, dtype, include_initial):
+    """The axis of the common case (no dtype, no initial value, a valid axis), else None."""
+    if dtype is None and not include_initial and x.dtype is not _uint8:
         if type(axis) is int and -x.ndim <= axis < x.ndim:
-            return torch.cumsum(x, axis)
+            return axis
         if axis is None and x.ndim == 1:
-            return torch.cumsum(x, 0)
+            return 0
+    return None
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    plain = _plain_axis(x, axis, dtype, include_initial)
+    if plain is not None:  # the common case, straight to torch
+        return torch.cumsum(x, plain)
     return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    plain = _plain_axis(x, axis, dtype, include_initial)
+    if plain is not None:
+        return torch.cumprod(x, plain)
     return _cumulative(torch.cumprod, 1, x, axis, dtype, include_initial)
