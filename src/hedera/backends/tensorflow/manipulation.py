@@ -6,6 +6,8 @@ those move ``uint16`` data as ``int16`` through an exact bit-cast.
 
 from __future__ import annotations
 
+from typing import Any
+
 import tensorflow as tf
 
 from ...errors import InvalidArgumentError, InvalidAxisError, ShapeError
@@ -97,7 +99,22 @@ def permute_dims(x, /, axes):
     axes = [normalize_axis(a, rank, "axes") for a in axes]
     if sorted(axes) != list(range(rank)):
         raise InvalidAxisError(f"permute_dims: axes {axes} must name each axis of x ({rank} axes) once")
-    return tf.raw_ops.Transpose(x=x, perm=axes)  # tf.transpose's op, without ~6 us of Python wrapping
+    return tf.raw_ops.Transpose(x=x, perm=_perm(axes))  # tf.transpose's op, without its Python wrapping
+
+
+_PERMS: dict[tuple[int, ...], Any] = {}
+
+
+def _perm(axes: list[int]) -> Any:
+    """``axes`` as an int32 tensor, made once per permutation in eager mode (converting the list
+    on every call costs more than the transpose of a small tensor); the list itself in a graph."""
+    key = tuple(axes)
+    perm = _PERMS.get(key)
+    if perm is None:
+        if not tf.executing_eagerly():
+            return axes
+        perm = _PERMS[key] = tf.constant(key, tf.int32)
+    return perm
 
 
 def repeat(x, repeats, /, *, axis=None):
