@@ -1,6 +1,6 @@
 """Inputs and native twins for every function of the API table, from the test harness's rows.
 
-:func:`cases` draws, for each row of ``tests/test_functions.py`` (one per function of
+:func:`draw_case` draws, for each row of ``tests/core/test_functions.py`` (one per function of
 ``hedera._api.FUNCTIONS``), one *dtype-typical* call at a given input size, so that a new
 function is benchmarked without new code:
 
@@ -38,7 +38,9 @@ from typing import Any
 
 import numpy as np
 
-TESTS = Path(__file__).resolve().parents[1] / "tests"
+#: the folder of the test harness (tests/core/test_functions.py, harness.py, strategies.py)
+_ROOT = Path(__file__).resolve().parents[1]
+TESTS = next(f for f in (_ROOT / "tests" / "core", _ROOT / "tests") if (f / "test_functions.py").exists())
 
 #: dtypes in order of preference for the one benchmarked input of a function
 PREFERRED_DTYPES = ("float32", "int64", "bool", "complex64", "int32", "float64", "complex128")
@@ -139,7 +141,7 @@ def _patch_strategies() -> None:
 
 
 def harness_rows() -> list:
-    """The rows of tests/test_functions.py (imported with sized strategies)."""
+    """The rows of tests/core/test_functions.py (imported with sized strategies)."""
     if str(TESTS) not in sys.path:
         sys.path.insert(0, str(TESTS))
     _patch_strategies()
