@@ -33,7 +33,8 @@ def _equal_yet_distinct(x) -> bool:
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     if type(x) is np.ndarray:  # what np.sort does, without its Python wrapper
         out = x.copy(order="K")
-        out.sort(axis, "stable" if stable and _equal_yet_distinct(x) else None)
+        # (small arrays: both kinds are an insertion sort, the check would cost more than it saves)
+        out.sort(axis, "stable" if stable and (x.size <= 16 or _equal_yet_distinct(x)) else None)
     else:
         out = np.sort(x, axis=axis, kind="stable" if stable else None)
     return np.flip(out, axis=axis) if descending else out
