@@ -28,12 +28,11 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.eager import context as _context
 
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import device_string, parse_device
-from ._private import register_dtype_spellings
+from ._private import eager_context, register_dtype_spellings
 
 BACKEND = "tensorflow"
 
@@ -313,8 +312,8 @@ def _uncached_scalar(value: Any, dtype: tf.DType) -> tf.Tensor:
     """
     if type(value) is complex and dtype not in COMPLEX:
         raise TypeError("a complex value for a real dtype")  # constant() casts (drops the imaginary part)
-    ctx = _context.context()
-    if value == 0 and ctx.executing_eagerly():
+    ctx = eager_context()
+    if value == 0 and ctx is not None and ctx.executing_eagerly():
         key = (id(dtype), ctx.device_name, math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
         found = _EAGER_ZEROS.get(key)
         if found is None:
