@@ -23,10 +23,10 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from special_cases import IMAGINARY_PARTS, PARTS, REALS, Rule, rules
 
 import hedera as hd
 from harness import unsupported_dtypes
+from special_cases import IMAGINARY_PARTS, PARTS, REALS, Rule, rules
 
 RULES, UNREAD = rules()
 BY_FUNCTION: dict[tuple[str, str], list[Rule]] = defaultdict(list)
