@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import uuid
 import zlib
 from collections import OrderedDict
@@ -212,6 +213,10 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     True
     """
     st = _safetensors()
+    distributed = sys.modules.get("hedera.distributed")
+    writes, barrier = True, False
+    if distributed is not None:  # sharded leaves (DTensor, tf per-replica values) are gathered first
+        tree, writes, barrier = distributed._checkpoint.prepare_save(tree)
     encoder = _Encoder()
     spec = encoder.encode(tree, [])
     arrays: dict[str, np.ndarray] = {}  # kept alive while safetensors reads their memory
@@ -231,8 +236,12 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
             data_len=data.nbytes,
         )
     header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "tree": spec}, separators=(",", ":"))
-    _atomic_write(os.fspath(path), lambda tmp: st.serialize_file(tensors, tmp, metadata={_META_KEY: header}))
+    if writes:
+        metadata = {_META_KEY: header}
+        _atomic_write(os.fspath(path), lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
     del arrays
+    if distributed is not None:
+        distributed._checkpoint.finish_save(barrier)
 
 
 def _crc32(a: np.ndarray) -> int:
