@@ -206,7 +206,12 @@ def _check_alive(procs: list[Any], done: dict[int, Any]) -> None:
     for rank, p in enumerate(procs):
         if rank not in done and p.exitcode is not None:
             time.sleep(0.2)  # its last message may still be in the pipe
-            raise _error(f"launch: rank {rank} exited with code {p.exitcode} without a result", rank)
+            raise _error(
+                f"launch: rank {rank} exited with code {p.exitcode} without a result (its stderr says "
+                f"why; a script that calls launch must do so under `if __name__ == '__main__':`, "
+                f"since each rank imports the script)",
+                rank,
+            )
 
 
 def _end(procs: list[Any]) -> None:

@@ -68,7 +68,12 @@ def shard_map(f: Any, mesh: Any, treedef: Any, leaves: list, entries: list, out_
     def flat(*xs: Any) -> Any:
         return f(*_tree.unflatten(treedef, list(xs)))
 
-    mapped = jax.shard_map(flat, mesh=mesh.native, in_specs=tuple(specs), out_specs=out_specs)
+    # check_vma=False: no varying/invariant typing, so that a replicated parameter's gradient is the
+    # device's own (as on torch and tensorflow, and as jax's check_rep=False shard_map had it), which
+    # the step then averages with pmean; with the typing on, jax would sum it over the devices itself.
+    mapped = jax.shard_map(
+        flat, mesh=mesh.native, in_specs=tuple(specs), out_specs=out_specs, check_vma=False
+    )
     return mapped(*[_placed(x, mesh, s) for x, s in zip(leaves, specs, strict=True)])
 
 

@@ -53,7 +53,24 @@ def make_mesh(shape: tuple[int, ...], axis_names: tuple[str, ...], devices: Any)
     names = [getattr(d, "name", d) for d in devices] if devices is not None else _devices(size)
     if len(names) != size:
         raise UnsupportedError(f"Mesh: devices lists {len(names)} devices for a mesh of {size}")
-    return tf.distribute.MirroredStrategy(devices=names)
+    return _mirrored(tuple(names))
+
+
+_STRATEGIES: dict[tuple[str, ...], Any] = {}
+
+
+def _mirrored(devices: tuple[str, ...]) -> Any:
+    """One ``MirroredStrategy`` per device set, each with collective group keys of its own.
+
+    Two strategies in one process otherwise both number their collective groups from 1, and a
+    4-device group then meets a 2-device one under the same key ("joining a group with size 4,
+    but that group has size 2"). ``_collective_key_base`` is TF's own hook for that.
+    """
+    if devices not in _STRATEGIES:
+        base = 10_000 * len(_STRATEGIES)
+        cls = type("MirroredStrategy", (tf.distribute.MirroredStrategy,), {"_collective_key_base": base})
+        _STRATEGIES[devices] = cls(devices=list(devices))
+    return _STRATEGIES[devices]
 
 
 def _split_axis(entries: tuple) -> int | None:
@@ -96,6 +113,21 @@ def shard(x: Any, mesh: Any, entries: tuple) -> Any:
     return _distribute(tf.convert_to_tensor(x), mesh, entries)
 
 
+def shape_of(x: Any, mesh: Any) -> tuple | None:
+    """The global shape of ``x``; ``None`` for a per-replica value that lost hedera's spec (one
+    that crossed into a ``tf.function``, which rebuilds it from its type spec)."""
+    if not isinstance(x, tf.distribute.DistributedValues):
+        return tuple(x.shape)
+    spec = getattr(x, "_hedera_spec", None)
+    if spec is None:
+        return None
+    shape = list(mesh.native.experimental_local_results(x)[0].shape)
+    d = _split_axis(spec)
+    if d is not None:
+        shape[d] *= _size(mesh, spec[d])
+    return tuple(shape)
+
+
 def spec_of(x: Any) -> tuple:
     if isinstance(x, tf.distribute.DistributedValues):
         spec = getattr(x, "_hedera_spec", None)
@@ -125,7 +157,8 @@ def shard_map(f: Any, mesh: Any, treedef: Any, leaves: list, entries: list, out_
     inputs = []
     for x, e in zip(leaves, entries, strict=True):
         if isinstance(x, tf.distribute.DistributedValues):
-            if getattr(x, "_hedera_spec", None) != tuple(e):
+            spec = getattr(x, "_hedera_spec", None)
+            if spec is not None and spec != tuple(e):  # (no spec: inside a tf.function; taken as given)
                 x = _distribute(gather(x), mesh, e)
             inputs.append(x)
         elif _split_axis(e) is None:
