@@ -606,8 +606,31 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _distributed_table(d: dict) -> list[str]:
+    lines = [
+        "## What `hd.distributed` adds to a data-parallel step",
+        "",
+        "`benchmarks/distributed.py`: one data-parallel SGD step of an MLP on 2 replicas, the same "
+        "per-replica body (hedera ops) inside the framework's own machinery (`jax.shard_map` + "
+        "`lax.pmean`; torch: 2 gloo ranks with `dist.all_reduce`; `MirroredStrategy.run` in a "
+        "`tf.function`) and inside `hd.distributed.data_parallel` + `pmean`. Wall ms per step "
+        "(median over alternating rounds) and the median per-round ratio. On 2 shared CPU cores "
+        "this is overhead, not speed-up. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
+        "",
+        "| backend | replicas | native ms/step | hedera ms/step | added | same result (max diff) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['backend']} | {r['replicas']} | {r['native_ms']:.3f} | {r['hedera_ms']:.3f} | "
+            f"{r['added_pct']:+.1f} % | {r['max_param_difference']:.1e} |"
+        )
+    return [*lines, ""]
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead")
+    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "distributed")
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -619,6 +642,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _dispatch_tables(disp)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
+    if data["distributed"]:
+        lines += _distributed_table(data["distributed"])
     folder.mkdir(parents=True, exist_ok=True)
     lines += _charts(data, folder)
     if lib:
