@@ -308,6 +308,15 @@ def torch_rank(nprocs: int, path: str, mode: str) -> dict:
     return results
 
 
+def multi_process_psum(backend: str) -> tuple[int, list]:
+    """One process of a jax (``jax.distributed``) or tensorflow (``TF_CONFIG``) job of 2: a psum
+    of the 2 row blocks of a ``(4, 2)`` array over a mesh that spans both processes."""
+    mesh = D.Mesh(2, "data", backend=backend)
+    x = hd.asarray(np.arange(8.0, dtype=np.float32).reshape(4, 2), backend=backend)
+    f = D.shard_map(lambda b: D.psum(b, "data"), mesh, (P("data"),), P())
+    return D.process_index(), _np(f(D.shard(x, mesh, P("data")))).tolist()
+
+
 def raising_rank() -> None:
     """Rank 1 raises; rank 0 waits in a collective for it (and is ended by launch)."""
     import torch.distributed as dist

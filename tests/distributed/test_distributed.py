@@ -345,6 +345,16 @@ def test_a_hanging_rank_is_ended_after_the_timeout():
     assert set(_our_live_children()) <= before
 
 
+@pytest.mark.parametrize("backend", ["jax", pytest.param("tensorflow", marks=pytest.mark.slow)])
+def test_multi_process_jobs_of_jax_and_tensorflow(backend):
+    """launch(..., backend=) starts a jax coordinator job / a TF_CONFIG MultiWorkerMirroredStrategy."""
+    require_backend(backend)
+    got = D.launch(S.multi_process_psum, 2, backend=backend, args=(backend,), timeout=300)
+    want = [[4.0, 6.0], [8.0, 10.0]]  # rows [0:2] + rows [2:4] of arange(8).reshape(4, 2)
+    assert got == [(0, want), (1, want)]
+    assert multiprocessing.active_children() == []
+
+
 def test_launch_arguments_are_checked():
     with pytest.raises(hd.InvalidArgumentError, match="nprocs"):
         D.launch(S.hanging_rank, 0)

@@ -35,8 +35,17 @@ def _jax_spec(entries: Any) -> JaxP:
     return JaxP(*entries)
 
 
+def _put(x: Any, sharding: NamedSharding) -> jax.Array:
+    """``x`` (the global value) placed with ``sharding``; across processes each one supplies the
+    blocks of its own devices (``x`` is then the same on every process, as torch's ranks have it)."""
+    if sharding.is_fully_addressable:
+        return jax.device_put(x, sharding)
+    host = np.asarray(x)
+    return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
+
+
 def shard(x: Any, mesh: Any, entries: tuple) -> jax.Array:
-    return jax.device_put(x, NamedSharding(mesh.native, _jax_spec(entries)))
+    return _put(x, NamedSharding(mesh.native, _jax_spec(entries)))
 
 
 def spec_of(x: Any) -> tuple:
@@ -86,7 +95,7 @@ def _placed(x: Any, mesh: Any, spec: JaxP) -> Any:
     sharding = getattr(x, "sharding", None)
     if sharding is not None and sharding.is_equivalent_to(target, len(x.shape)):
         return x
-    return jax.device_put(x, target)
+    return _put(x, target)
 
 
 def psum(x: Any, axes: tuple[str, ...], mesh: Any) -> Any:
