@@ -317,6 +317,22 @@ def multi_process_psum(backend: str) -> tuple[int, list]:
     return D.process_index(), _np(f(D.shard(x, mesh, P("data")))).tolist()
 
 
+def torch_jit_step() -> list:
+    """One rank: a data-parallel SGD step compiled with ``hd.jit`` (torch.compile) equals the eager one."""
+    import torch
+
+    mesh = D.Mesh(2, "data", backend="torch")
+
+    def step(w: Any, x: Any) -> tuple:
+        loss, g = hd.value_and_grad(lambda w, x: hd.sum(hd.matmul(x, w) ** 2))(w, x)
+        return w - 0.1 * D.pmean(g, "data"), D.pmean(loss, "data")
+
+    w, x = torch.ones(4, 3), torch.arange(16.0).reshape(4, 4) / 10
+    eager = D.data_parallel(step, mesh, "data")(w, x)
+    compiled = hd.jit(D.data_parallel(step, mesh, "data"))(w, x)
+    return [_np(eager[0]), _np(compiled[0]), float(eager[1]), float(compiled[1])]
+
+
 def raising_rank() -> None:
     """Rank 1 raises; rank 0 waits in a collective for it (and is ended by launch)."""
     import torch.distributed as dist

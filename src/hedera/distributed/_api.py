@@ -184,27 +184,33 @@ def shard_map(f: Callable[..., Any], mesh: Mesh, in_specs: Any, out_specs: Any) 
         with _context.active(mesh):
             return f(*args)
 
-    @functools.wraps(f)
-    def mapped(*args: Any) -> Any:
-        if isinstance(in_tree, PartitionSpec):
-            arg_specs = broadcast_specs("shard_map", in_tree, args, "in_specs")
-        else:
-            if len(in_tree) != len(args):
-                raise InvalidArgumentError(
-                    f"shard_map: in_specs has {len(in_tree)} entries but the function got {len(args)} "
-                    f"positional arguments"
-                )
-            arg_specs = broadcast_specs("shard_map", in_tree, args, "in_specs")
-        leaves, treedef = _tree.flatten(args)
+    shape_of = getattr(mesh._engine, "shape_of", None) or (lambda x, mesh: x.shape)
+    checked: dict[Any, list] = {}  # (structure, leaf types, shapes) -> the validated specs
+
+    def entries_for(args: tuple, leaves: list, shapes: tuple) -> list:
+        if not isinstance(in_tree, PartitionSpec) and len(in_tree) != len(args):
+            raise InvalidArgumentError(
+                f"shard_map: in_specs has {len(in_tree)} entries but the function got {len(args)} "
+                f"positional arguments"
+            )
+        arg_specs = broadcast_specs("shard_map", in_tree, args, "in_specs")
         entries = []
-        shape_of = getattr(mesh._engine, "shape_of", None)
-        for i, (x, s) in enumerate(zip(leaves, arg_specs, strict=True)):
+        for i, (x, s, shape) in enumerate(zip(leaves, arg_specs, shapes, strict=True)):
             _same_backend("shard_map", x, mesh)
-            shape = x.shape if shape_of is None else shape_of(x, mesh)
             if shape is None:  # a value whose global shape the engine no longer knows: as given
                 entries.append(padded(s, len(s)))
                 continue
             entries.append(check_spec("shard_map", s, shape, mesh, f"in_specs (input leaf {i})"))
+        return entries
+
+    @functools.wraps(f)
+    def mapped(*args: Any) -> Any:
+        leaves, treedef = _tree.flatten(args)
+        shapes = tuple(shape_of(x, mesh) for x in leaves)
+        key = (treedef, tuple(map(type, leaves)), tuple(None if s is None else tuple(s) for s in shapes))
+        entries = checked.get(key)
+        if entries is None:  # validated once per structure, leaf types and shapes
+            entries = checked[key] = entries_for(args, leaves, shapes)
         return mesh._engine.shard_map(per_shard, mesh, treedef, leaves, entries, out_tree)
 
     return mapped

@@ -19,6 +19,8 @@ from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.tensor import DTensor, Replicate, Shard, distribute_tensor
 
 from ... import tree as _tree
+from ...distributed._api import broadcast_specs
+from ...distributed._spec import PartitionSpec, check_spec
 from ...errors import UnsupportedError
 
 
@@ -106,6 +108,8 @@ def _coordinate(mesh: Any, axis: str) -> int:
 
 def _local_block(x: Any, entries: tuple, mesh: Any) -> Any:
     """This rank's block of ``x`` (a global value, the same on every rank) under ``entries``."""
+    if type(x) is torch.Tensor and not any(entries):  # replicated: the whole value (the common case)
+        return x
     if isinstance(x, DTensor):
         if _entries_of(x) != tuple(entries):
             x = x.redistribute(x.device_mesh, _placements(entries, mesh))
@@ -125,10 +129,10 @@ def _local_block(x: Any, entries: tuple, mesh: Any) -> Any:
 def shard_map(f: Any, mesh: Any, treedef: Any, leaves: list, entries: list, out_tree: Any) -> Any:
     local = [_local_block(x, e, mesh) for x, e in zip(leaves, entries, strict=True)]
     out = f(*_tree.unflatten(treedef, local))
-    from hedera.distributed._api import broadcast_specs
-    from hedera.distributed._spec import check_spec
 
     out_leaves, out_def = _tree.flatten(out)
+    if isinstance(out_tree, PartitionSpec) and not out_tree.axes():
+        return out  # every output replicated: the local values are the global ones
     specs = broadcast_specs("shard_map", out_tree, out, "out_specs")
     assembled = []
     for i, (y, s) in enumerate(zip(out_leaves, specs, strict=True)):
