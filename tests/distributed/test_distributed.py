@@ -56,24 +56,40 @@ def _single_controller(backend: str, tmp: Path) -> dict:
         return pickle.load(f)
 
 
+def _run_jobs(backend: str, tmp: Path) -> dict:
+    if backend != "torch":
+        return _single_controller(backend, tmp)
+    path = str(tmp / "torch_ckpt.safetensors")
+    four = D.launch(S.torch_rank, 4, args=(4, path, "save"), timeout=400)
+    two = D.launch(S.torch_rank, 2, args=(2, path, "load"), timeout=400)
+    return {**four[0], **two[0], "ranks": {4: four, 2: two}}
+
+
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    """Per backend (run on first use): ``{n: results of the n-device run}``; torch per rank."""
+def results(tmp_path_factory, request):
+    """Per backend, run on first use: the scenarios' results (torch: rank 0's, and every rank's).
+
+    Under xdist the workers share them through this session's temporary root (a file lock per
+    backend), so that each job runs once however the tests are spread.
+    """
+    from filelock import FileLock
+
     cache: dict[str, dict] = {}
-    tmp = tmp_path_factory.mktemp("distributed")
+    shared = hasattr(request.config, "workerinput")  # an xdist worker
+    root = tmp_path_factory.getbasetemp().parent if shared else tmp_path_factory.mktemp("distributed")
 
     def get(backend: str) -> dict:
         require_backend(backend)
         if backend not in cache:
-            if backend == "torch":
-                path = str(tmp / "torch_ckpt.safetensors")
-                four = D.launch(S.torch_rank, 4, args=(4, path, "save"), timeout=400)
-                two = D.launch(S.torch_rank, 2, args=(2, path, "load"), timeout=400)
-                merged = {**four[0], **two[0]}
-                merged["ranks"] = {4: four, 2: two}
-                cache[backend] = merged
-            else:
-                cache[backend] = _single_controller(backend, tmp)
+            stored = root / f"distributed_{backend}.pkl"
+            with FileLock(str(stored) + ".lock"):
+                if not stored.exists():
+                    tmp = root / f"distributed_{backend}"
+                    tmp.mkdir(exist_ok=True)
+                    with open(stored, "wb") as f:
+                        pickle.dump(_run_jobs(backend, tmp), f)
+                with open(stored, "rb") as f:
+                    cache[backend] = pickle.load(f)
         return cache[backend]
 
     return get
