@@ -614,17 +614,23 @@ def _distributed_table(d: dict) -> list[str]:
         "per-replica body (hedera ops) inside the framework's own machinery (`jax.shard_map` + "
         "`lax.pmean`; torch: 2 gloo ranks with `dist.all_reduce`; `MirroredStrategy.run` in a "
         "`tf.function`) and inside `hd.distributed.data_parallel` + `pmean`. Wall ms per step "
-        "(median over alternating rounds) and the median per-round ratio. On 2 shared CPU cores "
-        "this is overhead, not speed-up. Load average "
+        "(median over alternating rounds), the median per-round ratio hedera / native in wall and in "
+        "process CPU time, and (torch, where the layer runs every step) the µs `data_parallel` adds "
+        "per call around a step that does nothing. On 2 shared CPU cores this is overhead, not "
+        "speed-up. Load average "
         f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
         "",
-        "| backend | replicas | native ms/step | hedera ms/step | added | same result (max diff) |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| backend | replicas | native ms/step | hedera ms/step | added (wall) | added (CPU) | "
+        "layer µs/call | same result (max diff) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in d["rows"]:
+        layer = r.get("layer_us_per_call")
+        layer_text = "trace only" if layer is None else f"{layer:.0f}"
         lines.append(
             f"| {r['backend']} | {r['replicas']} | {r['native_ms']:.3f} | {r['hedera_ms']:.3f} | "
-            f"{r['added_pct']:+.1f} % | {r['max_param_difference']:.1e} |"
+            f"{r['added_pct']:+.1f} % | {r.get('added_pct_cpu', float('nan')):+.1f} % | {layer_text} | "
+            f"{r['max_param_difference']:.1e} |"
         )
     return [*lines, ""]
 
