@@ -38,6 +38,11 @@ def collective_input(n: int) -> np.ndarray:
     return rng.normal(size=(2 * n * n, 5)).astype(np.float32)
 
 
+def vector_input(n: int) -> np.ndarray:
+    """A ``(3 n,)`` float32 vector: an odd number (3) of elements per device."""
+    return np.random.default_rng(100 + n).normal(size=3 * n).astype(np.float32)
+
+
 def mlp_problem() -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
     """Initial MLP parameters ``8 -> 16 -> 4`` and a batch of 32 examples with integer labels."""
     rng = np.random.default_rng(0)
@@ -66,9 +71,14 @@ def collectives(backend: str, mesh: Any) -> dict[str, np.ndarray]:
 
     sizes: list[int] = []
 
-    def per_shard(b: Any) -> tuple:
+    def per_shard(b: Any, v: Any) -> tuple:
         sizes.append(D.axis_size("data"))
         return (
+            D.psum(v, "data"),  # v: 3 odd-length elements per device
+            D.pmax(v, "data"),
+            D.all_gather(v, "data"),
+            D.all_gather(v, "data", tiled=True),
+            D.ppermute(v, "data", ring),
             D.psum(b, "data"),
             D.pmean(b, "data"),
             D.pmax(b, "data"),
@@ -80,16 +90,19 @@ def collectives(backend: str, mesh: Any) -> dict[str, np.ndarray]:
             hd.reshape(D.axis_index("data"), (1,)),
         )
 
-    out_specs = (P(), P(), P(), P(), P(), P("data"), P("data"), P("data"), P("data"))
+    out_specs = (P(), P(), P(), P(), P("data"))
+    out_specs += (P(), P(), P(), P(), P(), P("data"), P("data"), P("data"), P("data"))
     x = hd.asarray(collective_input(n), backend=backend)
-    f = D.shard_map(per_shard, mesh, (P("data"),), out_specs)
+    v = hd.asarray(vector_input(n), backend=backend)
+    f = D.shard_map(per_shard, mesh, (P("data"), P("data")), out_specs)
     eager = backend != "tensorflow" or n == 2  # (eager MirroredStrategy is slow: once is enough)
-    names = ["psum", "pmean", "pmax", "all_gather", "all_gather_tiled", "reduce_scatter", "ppermute_ring",
+    names = ["v_psum", "v_pmax", "v_all_gather", "v_all_gather_tiled", "v_ppermute_ring",
+             "psum", "pmean", "pmax", "all_gather", "all_gather_tiled", "reduce_scatter", "ppermute_ring",
              "ppermute_partial", "axis_index"]  # fmt: skip
-    results = {k: _np(v) for k, v in zip(names, f(x), strict=True)} if eager else {}
+    results = {k: _np(r) for k, r in zip(names, f(x, v), strict=True)} if eager else {}
     if backend in ("jax", "tensorflow"):
-        jitted = hd.jit(f)(D.shard(x, mesh, P("data")))
-        results.update({f"jit_{k}": _np(v) for k, v in zip(names, jitted, strict=True)})
+        jitted = hd.jit(f)(D.shard(x, mesh, P("data")), D.shard(v, mesh, P("data")))
+        results.update({f"jit_{k}": _np(r) for k, r in zip(names, jitted, strict=True)})
     results["axis_size"] = np.asarray(sorted(set(sizes)))
     return results
 

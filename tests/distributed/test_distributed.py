@@ -113,7 +113,13 @@ def _reference(n: int) -> dict[str, np.ndarray]:
     """What each collective gives, from NumPy: the blocks are the input's n row blocks."""
     blocks = np.split(S.collective_input(n).astype(np.float64), n)
     total = np.sum(blocks, axis=0)
+    parts = np.split(S.vector_input(n).astype(np.float64), n)
     return {
+        "v_psum": np.sum(parts, axis=0),
+        "v_pmax": np.max(parts, axis=0),
+        "v_all_gather": np.stack(parts),
+        "v_all_gather_tiled": np.concatenate(parts),
+        "v_ppermute_ring": np.concatenate([parts[(i - 1) % n] for i in range(n)]),
         "psum": total,
         "pmean": total / n,
         "pmax": np.max(blocks, axis=0),
