@@ -318,7 +318,18 @@ def torch_rank(nprocs: int, path: str, mode: str) -> dict:
     else:
         _guarded(results, "checkpoint_loaded", lambda: checkpoint_load("torch", make_mesh(nprocs), path))
     results["rank"] = hd.distributed.process_index()
+    _guarded(results, "with_mesh", lambda: with_mesh_block(make_mesh(nprocs)))
     return results
+
+
+def with_mesh_block(mesh: Any) -> list:
+    """torch, per rank: collectives on this rank's own tensor inside ``with mesh:``, no shard_map."""
+    import torch
+
+    with mesh:
+        rank = int(D.axis_index("data"))
+        mine = torch.full((2,), float(rank + 1))
+        return [rank, _np(D.psum(mine, "data")).tolist(), _np(D.all_gather(mine, "data")).tolist()]
 
 
 def multi_process_psum(backend: str) -> tuple[int, list]:

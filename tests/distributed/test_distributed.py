@@ -210,6 +210,15 @@ def test_backends_train_the_same(results, optimizer):
             np.testing.assert_allclose(run["params"][k], want, rtol=0, atol=TOL, err_msg=f"{b} vs jax, {k}")
 
 
+def test_torch_collectives_inside_a_with_mesh_block(results):
+    for n, ranks in results("torch")["ranks"].items():
+        total = n * (n + 1) / 2
+        for r in ranks:
+            rank, summed, gathered = _ok(r, "with_mesh")
+            assert rank == r["rank"] and summed == [total, total]
+            assert gathered == [[i + 1.0, i + 1.0] for i in range(n)]
+
+
 def test_torch_ranks_end_with_the_same_parameters(results):
     ranks = results("torch")["ranks"][4]
     for r in ranks[1:]:

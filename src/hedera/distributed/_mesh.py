@@ -102,6 +102,7 @@ class Mesh:
         self.axis_names: tuple[str, ...] = names
         self.backend: str = backend if backend is not None else current_backend()
         self._engine = engine(self.backend)
+        self._blocks: list[Any] = []
         self.native: Any = self._engine.make_mesh(self.shape, self.axis_names, devices)
 
     @property
@@ -130,12 +131,13 @@ class Mesh:
             ) from None
 
     def __enter__(self) -> Mesh:
-        self._block = _context.active(self)
-        self._block.__enter__()
+        block = _context.active(self)
+        block.__enter__()
+        self._blocks.append(block)  # a stack: `with mesh:` blocks may nest
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._block.__exit__(*exc)
+        self._blocks.pop().__exit__(*exc)
 
     def __repr__(self) -> str:
         return f"Mesh(shape={self.shape}, axis_names={self.axis_names}, backend={self.backend!r})"
