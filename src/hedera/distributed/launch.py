@@ -154,7 +154,9 @@ def launch(
         port = _free_port()
     results = ctx.Queue()
     procs = [
-        ctx.Process(target=_child, args=(backend, r, nprocs, env, fn, tuple(args), results), daemon=True)
+        # not daemonic, so that a rank may start processes of its own (data loader workers);
+        # _end below ends every rank however launch returns
+        ctx.Process(target=_child, args=(backend, r, nprocs, env, fn, tuple(args), results), daemon=False)
         for r, env in enumerate(_environments(backend, nprocs, port))
     ]
     try:
@@ -315,6 +317,9 @@ def process_index() -> int:
     dist = sys.modules.get("torch.distributed")
     if dist is not None and dist.is_available() and dist.is_initialized():
         return dist.get_rank()
+    jax_distributed = sys.modules.get("jax.distributed")
+    if jax_distributed is not None and jax_distributed.is_initialized():
+        return sys.modules["jax"].process_index()
     if "RANK" in os.environ:
         return int(os.environ["RANK"])
     return 0
@@ -327,4 +332,7 @@ def process_count() -> int:
     dist = sys.modules.get("torch.distributed")
     if dist is not None and dist.is_available() and dist.is_initialized():
         return dist.get_world_size()
+    jax_distributed = sys.modules.get("jax.distributed")
+    if jax_distributed is not None and jax_distributed.is_initialized():
+        return sys.modules["jax"].process_count()
     return int(os.environ.get("WORLD_SIZE", "1"))
