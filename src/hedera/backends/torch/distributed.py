@@ -234,10 +234,26 @@ def reduce_scatter(x: Any, axes: tuple[str, ...], mesh: Any, axis: int) -> Any:
 
 def ppermute(x: Any, axes: tuple[str, ...], mesh: Any, pairs: list) -> Any:
     a = _one_axis("ppermute", axes)
-    gathered = all_gather(x, (a,), mesh, 0, False)
-    sources = dict((d, s) for s, d in pairs)
     me = _coordinate(mesh, a)
-    return gathered[sources[me]] if me in sources else torch.zeros_like(x)
+    sources = {d: s for s, d in pairs}
+    if torch.compiler.is_compiling():  # traceable: an all-gather, then this rank's source
+        gathered = all_gather(x, (a,), mesh, 0, False)
+        return gathered[sources[me]] if me in sources else torch.zeros_like(x)
+    # eagerly: point-to-point sends and receives (c10d's batch_isend_irecv) between the pairs
+    group = _process_group(mesh, a)
+    out = torch.zeros_like(x)
+    ops = []
+    for s, d in pairs:
+        if s == me and d == me:
+            out.copy_(x)
+        elif s == me:
+            ops.append(dist.P2POp(dist.isend, x.detach().contiguous(), dist.get_global_rank(group, d), group))
+        elif d == me:
+            ops.append(dist.P2POp(dist.irecv, out, dist.get_global_rank(group, s), group))
+    if ops:
+        for request in dist.batch_isend_irecv(ops):
+            request.wait()
+    return out
 
 
 def axis_index(axis: str, mesh: Any) -> Any:
