@@ -188,6 +188,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
         print(f"{b:<11} {r['parts']!s:<18} {dp_losses[0]:>10.4f} {dp_losses[-1]:>10.4f} "
               f"{r['max_difference']:>14.2e} {'yes' if same else 'NO':>5} "
               f"{r['seconds']['data-parallel']:>6.1f} {r['seconds']['one device']:>6.1f}")  # fmt: skip
+    every = max(args.steps // 6, 1)
+    for b, r in results.items():
+        for name, losses in r["losses"].items():
+            shown = " ".join(f"{losses[i]:.4f}" for i in range(0, len(losses), every))
+            print(f"{b:<11} loss every {every} steps, {name:<13}: {shown}")
     if results:
         plot(results, args.replicas, args.plot)
         print(f"loss curves: {args.plot}")
