@@ -396,6 +396,18 @@ def test_torch_data_parallel_step_compiles_with_hd_jit():
         assert abs(compiled_loss - eager_loss) <= 1e-5 * abs(eager_loss)
 
 
+def test_initialize_joins_a_torchrun_job():
+    """torchrun (``--standalone``: its rendezvous on this machine) starts 2 ranks that join with
+    initialize(), which reads torchrun's variables."""
+    require_backend("torch")
+    torchrun = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
+    cmd = [*torchrun, str(HERE / "_torchrun_script.py")]
+    proc = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = sorted(line for line in proc.stdout.splitlines() if line.startswith("rank "))
+    assert lines == ["rank 0 of 2: [2.0, 4.0]", "rank 1 of 2: [2.0, 4.0]"]  # [0, 1] + [2, 3]
+
+
 def test_launch_arguments_are_checked():
     with pytest.raises(hd.InvalidArgumentError, match="nprocs"):
         D.launch(S.hanging_rank, 0)
