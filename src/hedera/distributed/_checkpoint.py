@@ -10,7 +10,7 @@ from .. import tree as _tree
 
 def _is_sharded(x: Any) -> bool:
     module = type(x).__module__
-    return module.startswith("torch.distributed") or module.startswith("tensorflow.python.distribute")
+    return module.startswith(("torch.distributed", "tensorflow.python.distribute"))
 
 
 def prepare_save(tree: Any) -> tuple[Any, bool, bool]:
