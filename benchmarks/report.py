@@ -613,6 +613,35 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _distributed_table(d: dict) -> list[str]:
+    lines = [
+        "## What `hd.distributed` adds to a data-parallel step",
+        "",
+        "`benchmarks/distributed.py`: one data-parallel SGD step of an MLP on 2 replicas, the same "
+        "per-replica body (hedera ops) inside the framework's own machinery (`jax.shard_map` + "
+        "`lax.pmean`; torch: 2 gloo ranks with `dist.all_reduce`; `MirroredStrategy.run` in a "
+        "`tf.function`) and inside `hd.distributed.data_parallel` + `pmean`. Wall ms per step "
+        "(median over alternating rounds), the median per-round ratio hedera / native in wall and in "
+        "process CPU time, and (torch, where the layer runs every step) the µs `data_parallel` adds "
+        "per call around a step that does nothing. On 2 shared CPU cores this is overhead, not "
+        "speed-up. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
+        "",
+        "| backend | replicas | native ms/step | hedera ms/step | added (wall) | added (CPU) | "
+        "layer µs/call | same result (max diff) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        layer = r.get("layer_us_per_call")
+        layer_text = "trace only" if layer is None else f"{layer:.0f}"
+        lines.append(
+            f"| {r['backend']} | {r['replicas']} | {r['native_ms']:.3f} | {r['hedera_ms']:.3f} | "
+            f"{r['added_pct']:+.1f} % | {r.get('added_pct_cpu', float('nan')):+.1f} % | {layer_text} | "
+            f"{r['max_param_difference']:.1e} |"
+        )
+    return [*lines, ""]
+
+
 # ---- every function of the API table ----------------------------------------------------------
 
 #: the targets of the every-function measurement (issue 20)
@@ -873,6 +902,7 @@ def build(folder: Path, output: Path) -> str:
         "import_time",
         "control_flow",
         "training_step",
+        "distributed",
     )
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
@@ -892,6 +922,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _import_table(data["import_time"])
     if data["control_flow"]:
         lines += _control_flow_table(data["control_flow"])
+    if data["distributed"]:
+        lines += _distributed_table(data["distributed"])
     folder.mkdir(parents=True, exist_ok=True)
     if data["training_step"]:
         lines += _training_section(data["training_step"], folder)

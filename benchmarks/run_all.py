@@ -34,6 +34,7 @@ SCRIPTS = (
     "import_time",
     "control_flow",
     "training_step",
+    "distributed",
 )
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)

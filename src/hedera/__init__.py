@@ -122,7 +122,7 @@ for _name in ("nn", "optim", "random", "nn_ops", "mech", "vision", "robot", "gym
 del _name, _module
 
 if _typing.TYPE_CHECKING:  # the lazy modules, for type checkers and editors
-    from . import gym, helpers, interop, mech, nn, nn_ops, optim, random, robot, vision
+    from . import distributed, gym, helpers, interop, mech, nn, nn_ops, optim, random, robot, vision
 
 
 __version__ = "0.1.0"

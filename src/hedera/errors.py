@@ -26,6 +26,7 @@ __all__ = [
     "StructureError",
     "CheckpointError",
     "StateMismatchError",
+    "LaunchError",
 ]
 
 
@@ -108,3 +109,18 @@ class StateMismatchError(StructureError):
 
     The message lists every missing or unexpected name and every shape or dtype mismatch at once.
     """
+
+
+class LaunchError(HederaError, RuntimeError):
+    """A rank of :func:`hedera.distributed.launch` raised, died, or did not finish in time.
+
+    Attributes
+    ----------
+    rank : int or None
+        The first rank that failed (``None`` for a timeout of several ranks).
+    remote_traceback : str
+        That rank's formatted traceback (empty for a rank that died without one).
+    """
+
+    rank: int | None = None
+    remote_traceback: str = ""

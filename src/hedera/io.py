@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import uuid
 import zlib
 from collections import OrderedDict
@@ -212,6 +213,11 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     True
     """
     st = _safetensors()
+    writes, barrier = True, False
+    if _has_sharded_leaves(tree):  # DTensors, tf per-replica values: gathered first
+        from .distributed import _checkpoint
+
+        tree, writes, barrier = _checkpoint.prepare_save(tree)
     encoder = _Encoder()
     spec = encoder.encode(tree, [])
     arrays: dict[str, np.ndarray] = {}  # kept alive while safetensors reads their memory
@@ -231,8 +237,26 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
             data_len=data.nbytes,
         )
     header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "tree": spec}, separators=(",", ":"))
-    _atomic_write(os.fspath(path), lambda tmp: st.serialize_file(tensors, tmp, metadata={_META_KEY: header}))
+    if writes:
+        metadata = {_META_KEY: header}
+        _atomic_write(os.fspath(path), lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
     del arrays
+    if barrier:
+        from .distributed import _checkpoint
+
+        _checkpoint.finish_save(barrier)
+
+
+_SHARDED_MODULES = ("torch.distributed", "tensorflow.python.distribute")
+
+
+def _has_sharded_leaves(tree: Any) -> bool:
+    """Whether ``tree`` holds arrays split over devices that must be gathered (hedera.distributed)."""
+    if not any(m in sys.modules for m in ("torch.distributed", "tensorflow")):
+        return False
+    from .tree import leaves
+
+    return any(type(x).__module__.startswith(_SHARDED_MODULES) for x in leaves(tree))
 
 
 def _crc32(a: np.ndarray) -> int:

@@ -189,3 +189,16 @@ def test_run_all_quick_writes_report_and_charts(tmp_path):
     assert (results / "library_overhead_mech.png").stat().st_size > 0
     loc = json.loads((results / "lines_of_code.json").read_text())
     assert loc["libraries"]["mech"]["summary"]["subset_functions"] >= 4
+
+
+def test_distributed_quick(tmp_path, capsys):
+    """The data-parallel overhead benchmark: every backend's two variants give the same step."""
+    for b in ("torch", "jax", "tensorflow"):
+        require_backend(b)
+    output = tmp_path / "distributed.json"
+    assert _load("distributed").main(["--quick", "--output", str(output)]) == 0
+    rows = json.loads(output.read_text())["rows"]
+    assert {r["backend"] for r in rows} == {"torch", "jax", "tensorflow"}
+    for r in rows:
+        assert r["native_ms"] > 0 and r["hedera_ms"] > 0 and r["max_param_difference"] < 1e-6, r
+    assert "| backend | replicas |" in capsys.readouterr().out
