@@ -1,4 +1,4 @@
-"""Utility functions (jax backend): ``jax.numpy``'s conform."""
+"""Utility functions (jax backend): ``jax.numpy``'s conform, but for complex input."""
 
 from __future__ import annotations
 
@@ -6,6 +6,20 @@ import jax.numpy as jnp
 
 __all__ = ["all", "any", "diff"]
 
-all = jnp.all
-any = jnp.any
+
+def _truth(x):
+    # jnp.all/jnp.any cast complex to bool by the real part alone (jnp.all(1j) is False): the
+    # standard's truth of a complex number is x != 0
+    dtype = getattr(x, "dtype", None)
+    return x != 0 if dtype is not None and dtype.kind == "c" else x
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    return jnp.all(_truth(x), axis=axis, keepdims=keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    return jnp.any(_truth(x), axis=axis, keepdims=keepdims)
+
+
 diff = jnp.diff
