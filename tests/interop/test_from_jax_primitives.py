@@ -391,7 +391,7 @@ def _converted(c: Case, x64: bool):
     """(program, inputs, jax reference outputs) of a case, per x64 mode (the tests turn it on)."""
     args = _inputs(c)
     program = hd.interop.from_jax(c.fn, *args)
-    reference = jax.tree_util.tree_leaves(c.fn(*(jnp.asarray(a) for a in args)))
+    reference = jax.tree_util.tree_leaves(jax.jit(c.fn)(*(jnp.asarray(a) for a in args)))
     return program, args, [np.asarray(r) for r in reference]
 
 
@@ -410,7 +410,9 @@ def test_primitive_matches_jax(c: Case, backend: str):
     program, args, reference = _converted(c, _x64())
     assert c.prims <= program.primitives, f"expected {sorted(c.prims)} in {sorted(program.primitives)}"
     inputs = [hd.asarray(a, backend=backend) for a in args]
-    leaves = jax.tree_util.tree_leaves(program(*inputs))
+    # on jax, through hd.jit: one compilation instead of one per eager jax call (and hd.jit is tested)
+    run = hd.jit(program) if backend == "jax" else program
+    leaves = jax.tree_util.tree_leaves(run(*inputs))
     assert len(leaves) == len(reference)
     for i, (got, want) in enumerate(zip(leaves, reference, strict=True)):
         assert hd.backend_of(got) == backend
@@ -432,7 +434,7 @@ def test_torch_gradient_matches_jax_grad(c: Case):
     def loss_hd(*xs):
         return sum(hd.sum(hd.sin(o)) for o in jax.tree_util.tree_leaves(program(*xs)))
 
-    want = jax.grad(loss_jax, argnums=tuple(floats))(*(jnp.asarray(a) for a in args))
+    want = jax.jit(jax.grad(loss_jax, argnums=tuple(floats)))(*(jnp.asarray(a) for a in args))
     got = hd.grad(loss_hd, argnums=tuple(floats))(*(torch.as_tensor(np.array(a)) for a in args))
     for i, g, w in zip(floats, got, want, strict=True):
         assert isinstance(g, torch.Tensor)
