@@ -210,6 +210,9 @@ def _path(prefix: str, name: str) -> str:
 
 # ---- keras ---------------------------------------------------------------------------------------------
 
+#: the size that stands in for Keras' unknown (batch) dimensions while it infers output shapes
+_FREE_DIM = 97
+
 
 def to_keras(module: Module, *, name: str | None = None) -> Any:
     """The hedera module ``module`` as a Keras 3 layer whose weights are Keras variables.
@@ -285,6 +288,23 @@ def _keras_class() -> type:
                 for path, var in self._buffer_vars.items():
                     var.assign(flat[path])
             return out
+
+        def compute_output_spec(self, *inputs: Any, **kwargs: Any) -> Any:
+            # Keras infers shapes with symbolic batch sizes (jax.export's on the JAX backend) that
+            # hedera's layers cannot turn into ints: trace with a stand-in size, then free it again
+            concrete = [
+                keras.KerasTensor(tuple(_FREE_DIM if d is None else d for d in t.shape), dtype=t.dtype)
+                if isinstance(t, keras.KerasTensor)
+                else t
+                for t in inputs
+            ]
+            spec = super().compute_output_spec(*concrete, **kwargs)
+            return keras.tree.map_structure(
+                lambda s: keras.KerasTensor(
+                    tuple(None if d == _FREE_DIM else d for d in s.shape), dtype=s.dtype
+                ),
+                spec,
+            )
 
         def write_to(self, module: Module | None = None) -> Module:
             """Copy the variables' values into ``module`` (default: the wrapped one); returns it."""
