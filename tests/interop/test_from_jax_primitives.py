@@ -174,6 +174,25 @@ CASES = [
     case("reshape", lambda x: x.reshape(2, 6).T.reshape(12), [F34], "reshape transpose", grad=True),
     case("squeeze_expand", lambda x: jnp.squeeze(jnp.expand_dims(x, (0, 2)), 0), [F34], "squeeze", grad=True),
     case(
+        "split_stack_tile",
+        lambda x: (
+            *jnp.split(x, [1, 3], axis=1),
+            jnp.stack([x, -x], axis=1),
+            jnp.tile(x, (2, 1)),
+            *jnp.unstack(x),
+        ),
+        [F34],
+        "split stack tile unstack",
+        grad=True,
+    ),
+    case(
+        "scatter_sub",
+        lambda x, i, u: x.at[i].subtract(u),
+        [_f(5, 3), _idx(5, 4), _f(4, 3)],
+        "scatter-sub",
+        grad=True,
+    ),
+    case(
         "concatenate", lambda x, y: jnp.concatenate([x, y, x], axis=1), [F34, F35], "concatenate", grad=True
     ),
     case("pad", lambda x: lax.pad(x, np.float32(-1.5), [(1, 2, 0), (-1, 1, 2)]), [F34], "pad", grad=True),

@@ -344,7 +344,8 @@ def _slice(ctx: Any, eqn: Any, x: Array) -> Array:
 def _static_start(eqn: Any, i: int) -> int | None:
     """The value of operand ``i`` when the jaxpr holds it as a literal, else ``None``."""
     var = eqn.invars[i]
-    return int(var.val) if hasattr(var, "val") else None
+    value = getattr(var, "val", None)
+    return None if value is None else int(value)
 
 
 def _clamped_start(start: Array, dim: int, size: int) -> Array:
@@ -382,6 +383,26 @@ def _dynamic_update_slice(ctx: Any, eqn: Any, x: Array, update: Array, *starts: 
         dtype = _np_dtype(eqn.invars[axis + 2])
         grids.append(_arange_along(ctx, size, axis, len(shape), dtype) + _clamped_start(start, dim, size))
     return hd.at(x)[tuple(grids)].set(update)
+
+
+def _split(ctx: Any, eqn: Any, x: Array) -> list[Array]:
+    axis, out, start = eqn.params["axis"], [], 0
+    for size in eqn.params["sizes"]:
+        out.append(_take_slice(x, axis, start, start + int(size)))
+        start += int(size)
+    return out
+
+
+def _stack(ctx: Any, eqn: Any, *xs: Array) -> Array:
+    return hd.stack(list(xs), axis=eqn.params["axis"])
+
+
+def _unstack(ctx: Any, eqn: Any, x: Array) -> list[Array]:
+    return list(hd.unstack(x, axis=eqn.params["axis"]))
+
+
+def _tile(ctx: Any, eqn: Any, x: Array) -> Array:
+    return hd.tile(x, tuple(eqn.params["reps"]))
 
 
 def _concatenate(ctx: Any, eqn: Any, *xs: Array) -> Array:
@@ -510,6 +531,10 @@ def _scatter_rule(method: str) -> Rule:
     return Rule(lower, f"hd.at(x)[...].{method} (on the flattened operand)")
 
 
+def _scatter_sub(ctx: Any, eqn: Any, operand: Array, indices: Array, updates: Array) -> Array:
+    return _scatter(ctx, eqn, operand, indices, hd.negative(updates), "add")
+
+
 def _scatter(ctx: Any, eqn: Any, operand: Array, indices: Array, updates: Array, method: str) -> Array:
     p = eqn.params
     dn, mode = p["dimension_numbers"], _mode_name(p["mode"])
@@ -584,8 +609,6 @@ def _dot_general(ctx: Any, eqn: Any, x: Array, y: Array) -> Array:
 
 def _conv_general_dilated(ctx: Any, eqn: Any, lhs: Array, rhs: Array) -> Array:
     p = eqn.params
-    if p["batch_group_count"] != 1:
-        raise UnsupportedError("from_jax: conv_general_dilated with batch_group_count > 1")
     lhs_spec, rhs_spec, out_spec = p["dimension_numbers"]
     nd = len(lhs_spec) - 2
     x = hd.permute_dims(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1]))  # (N, *spatial, C)
@@ -603,7 +626,19 @@ def _conv_general_dilated(ctx: Any, eqn: Any, lhs: Array, rhs: Array) -> Array:
         x = pad_like_lax(ctx, x, shape, zero, [*config, (0, 0, 0)])
         pads = [(max(lo, 0), max(hi, 0)) for lo, hi in pads]
     strides, rhs_dilation = tuple(p["window_strides"]), tuple(p["rhs_dilation"])
-    y = hd.nn_ops.conv(x, w, None, strides, tuple(pads), rhs_dilation, p["feature_group_count"], True)
+    groups = p["batch_group_count"]
+    if groups == 1:
+        y = hd.nn_ops.conv(x, w, None, strides, tuple(pads), rhs_dilation, p["feature_group_count"], True)
+    else:
+        # batch groups (the kernel gradient of a grouped convolution): output feature group g is
+        # the convolution of batch group g with kernel group g, both contiguous chunks
+        xs = hd.split(x, groups, axis=0)
+        ws = hd.split(w, groups, axis=-1)
+        ys = [
+            hd.nn_ops.conv(a, b, None, strides, tuple(pads), rhs_dilation, 1, True)
+            for a, b in zip(xs, ws, strict=True)
+        ]
+        y = hd.concat(ys, axis=-1)
     order = [0] * (nd + 2)
     order[out_spec[0]], order[out_spec[1]] = 0, nd + 1
     for i, a in enumerate(out_spec[2:]):
@@ -684,7 +719,7 @@ def _reduce_window(ctx: Any, eqn: Any, *args: Array) -> list[Array]:
     jaxpr, consts = p["jaxpr"], p["consts"]
 
     def combine(a: Array, b: Array) -> Array:
-        return ctx.eval_open(jaxpr, [ctx.constant(c) for c in consts], [a, b])[0]
+        return ctx.eval_open(jaxpr, [ctx.constant(np.asarray(c)) for c in consts], [a, b])[0]
 
     return [_window_reduce(ctx, operands[0], _shape(eqn.invars[0]), inits[0], combine, p)]
 
@@ -881,6 +916,10 @@ RULES: dict[str, Rule] = {
     "transpose": Rule(_transpose, "hd.permute_dims"),
     "rev": Rule(_rev, "hd.flip"),
     "concatenate": Rule(_concatenate, "hd.concat"),
+    "split": Rule(_split, "basic slicing"),
+    "stack": Rule(_stack, "hd.stack"),
+    "unstack": Rule(_unstack, "hd.unstack"),
+    "tile": Rule(_tile, "hd.tile"),
     "pad": Rule(_pad, "hd.concat of broadcast pad values; interior: reshape; negative: slices"),
     "slice": Rule(_slice, "basic slicing x[a:b:s]"),
     "dynamic_slice": Rule(_dynamic_slice, "slicing (literal starts) or hd.take of clamped starts"),
@@ -892,6 +931,7 @@ RULES: dict[str, Rule] = {
     "scatter-mul": _scatter_rule("multiply"),
     "scatter-min": _scatter_rule("min"),
     "scatter-max": _scatter_rule("max"),
+    "scatter-sub": Rule(_scatter_sub, "hd.at(x)[...].add of the negated updates"),
     # linear algebra
     "dot_general": Rule(_dot_general, "hd.einsum"),
     "conv_general_dilated": Rule(_conv_general_dilated, "hd.nn_ops.conv (channels last)"),
@@ -935,18 +975,43 @@ RULES: dict[str, Rule] = {
 # ---- coverage ------------------------------------------------------------------------------------------
 
 
-def jax_primitive_names() -> list[str]:
-    """Every primitive JAX exposes (``jax.extend.core.primitives``), sorted."""
-    import jax.extend.core as jex
+#: the public JAX modules whose import defines the primitives the coverage table lists
+_JAX_MODULES = (
+    "jax",
+    "jax.numpy",
+    "jax.lax",
+    "jax.nn",
+    "jax.random",
+    "jax.scipy.special",
+    "jax.scipy.linalg",
+)
 
-    names = {v.name for v in vars(jex.primitives).values() if isinstance(v, jex.Primitive)}
+
+def jax_primitive_names() -> list[str]:
+    """Every primitive JAX defines, sorted: the ``jax.extend.core.Primitive`` objects of its modules.
+
+    ``jax.extend.core.primitives`` exports only some (not ``split``, ``tile``, ``stack``...), so
+    the list is read from every loaded ``jax`` module after importing :data:`_JAX_MODULES`.
+    """
+    import importlib
+    import sys
+
+    for name in _JAX_MODULES:
+        importlib.import_module(name)
+    from jax.extend.core import Primitive
+
+    names = set()
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == "jax" or module_name.startswith(("jax.", "jaxlib."))):
+            continue
+        names |= {v.name for v in list(vars(module).values()) if isinstance(v, Primitive)}
     return sorted(names)
 
 
 def coverage_rows() -> list[tuple[str, str, dict[str, str]]]:
     """``(primitive, what it becomes, {backend: "yes" or the reason it does not run})``.
 
-    The rows are JAX's own primitives (:func:`jax_primitive_names`); the table's rows for
+    The rows are JAX's primitives (:func:`jax_primitive_names`); the table's rows for
     spellings of other JAX versions (``pjit``, ``copy_p``...) do not appear.
     """
     rows = []
@@ -969,7 +1034,7 @@ def coverage_markdown() -> str:
     covered = sum(1 for _, via, status in rows if via and all(s == "yes" for s in status.values()))
     lines = [
         f"{covered} of the {len(rows)} primitives of this JAX run on every backend "
-        "(read from `jax.extend.core.primitives`; `no`: converting raises `hd.UnsupportedError`).",
+        "(read from JAX's modules; `no`: converting a program with it raises `hd.UnsupportedError`).",
         "",
         "| primitive | becomes | " + " | ".join(BACKENDS) + " |",
         "| --- | --- | " + " | ".join("---" for _ in BACKENDS) + " |",

@@ -35,6 +35,7 @@ Conventions
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -93,8 +94,133 @@ def _check_supported(jaxpr: Any, where: str = "") -> set[str]:
     return names
 
 
+@dataclass(frozen=True)
+class _Literal:
+    value: bool | int | float | complex
+    dtype: hd.DType
+
+
+@dataclass(frozen=True)
+class _Aval:
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class _Operand:
+    """An equation's operand as the lowerings see it: ``aval`` (shape, dtype) and, for literals, ``val``."""
+
+    aval: _Aval
+    val: Any = None
+
+
+@dataclass(frozen=True)
+class _Primitive:
+    name: str
+    multiple_results: bool
+
+
+@dataclass(frozen=True)
+class _Equation:
+    """A jaxpr equation in plain Python objects (what the table's lowerings receive as ``eqn``).
+
+    Compilers that trace Python (``torch.compile``) read these, not JAX's own objects; sub-jaxprs
+    in ``params`` are :class:`_Sub` plans.
+    """
+
+    primitive: _Primitive
+    params: dict[str, Any]
+    invars: tuple[_Operand, ...]
+    outvars: tuple[_Operand, ...]
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One equation, resolved once: its rule and where its operands and results live."""
+
+    eqn: _Equation
+    rule: Any
+    inputs: tuple[Any, ...]  # a slot number, or a _Literal
+    outputs: tuple[tuple[int | None, hd.DType], ...]  # (slot, or None for a dropped result; dtype)
+
+
+@dataclass(frozen=True)
+class _Sub:
+    """A jaxpr as steps over numbered slots; ``consts`` (NumPy) for closed ones."""
+
+    constvars: tuple[int, ...]
+    invars: tuple[int, ...]
+    steps: tuple[_Step, ...]
+    outputs: tuple[Any, ...]
+    consts: tuple[np.ndarray, ...] | None
+
+
+def _operand(var: Any) -> _Operand:
+    aval = _Aval(tuple(var.aval.shape), np.dtype(var.aval.dtype))
+    if not hasattr(var, "val"):
+        return _Operand(aval)
+    value = var.val
+    return _Operand(aval, value.item() if hasattr(value, "item") else value)  # (a NumPy scalar)
+
+
+def _is_jaxpr(x: Any) -> bool:
+    return hasattr(x, "eqns") or hasattr(getattr(x, "jaxpr", None), "eqns")
+
+
+def _plan_params(params: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, (tuple, list)) and value and all(_is_jaxpr(v) for v in value):
+            out[key] = tuple(_plan(v) for v in value)
+        elif _is_jaxpr(value):
+            out[key] = _plan(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _plan(jaxpr: Any) -> _Sub:
+    """A (closed or open) jaxpr and its sub-jaxprs as plans."""
+    consts = None
+    if hasattr(jaxpr, "consts"):  # a ClosedJaxpr (which has .eqns too)
+        consts = tuple(np.asarray(c) for c in jaxpr.consts)
+        jaxpr = jaxpr.jaxpr
+    slots: dict[Any, int] = {}
+
+    def slot(var: Any) -> int:
+        return slots.setdefault(var, len(slots))
+
+    def ref(var: Any) -> Any:
+        if hasattr(var, "val"):
+            op = _operand(var)
+            return _Literal(op.val, hd_dtype(op.aval.dtype))
+        return slots[var]
+
+    constvars = tuple(slot(v) for v in jaxpr.constvars)
+    invars = tuple(slot(v) for v in jaxpr.invars)
+    steps = []
+    for eqn in jaxpr.eqns:
+        inputs = tuple(ref(v) for v in eqn.invars)
+        outputs = tuple(
+            (None if type(v).__name__ == "DropVar" else slot(v), hd_dtype(v.aval.dtype)) for v in eqn.outvars
+        )
+        equation = _Equation(
+            _Primitive(eqn.primitive.name, bool(eqn.primitive.multiple_results)),
+            _plan_params(eqn.params),
+            tuple(_operand(v) for v in eqn.invars),
+            tuple(_operand(v) for v in eqn.outvars),
+            str(eqn),
+        )
+        steps.append(_Step(equation, RULES[eqn.primitive.name], inputs, outputs))
+    return _Sub(constvars, invars, tuple(steps), tuple(ref(v) for v in jaxpr.outvars), consts)
+
+
 class Interpreter:
-    """Evaluates jaxprs with hedera calls on one backend and device: what the table's rows see as ``ctx``.
+    """Evaluates planned jaxprs with hedera calls on one backend and device: the table's ``ctx``.
 
     Parameters
     ----------
@@ -109,52 +235,43 @@ class Interpreter:
         self.device = device
 
     def constant(self, value: Any) -> Array:
-        """A NumPy (or JAX) constant as an array of this backend and device."""
-        return hd.asarray(np.asarray(value), backend=self.backend, device=self.device)
+        """A NumPy constant as an array of this backend and device."""
+        return hd.asarray(value, backend=self.backend, device=self.device)
 
-    def _literal(self, var: Any) -> Array:
-        value = var.val
-        value = value.item() if hasattr(value, "item") else value  # (a NumPy scalar or 0-d array)
-        return hd.full((), value, dtype=hd_dtype(var.aval.dtype), device=self.device)
+    def eval(self, sub: _Sub, *args: Array) -> list[Array]:
+        """Evaluate a closed sub-program (an equation's ``jaxpr``/``branches``/...) on ``args``."""
+        return self.eval_open(sub, [self.constant(c) for c in sub.consts or ()], list(args))
 
-    def eval(self, closed: Any, *args: Array) -> list[Array]:
-        """Evaluate a ``ClosedJaxpr`` on ``args``; returns its outputs as a list."""
-        return self.eval_open(closed.jaxpr, [self.constant(c) for c in closed.consts], list(args))
+    def eval_open(self, sub: _Sub, consts: Sequence[Array], args: Sequence[Array]) -> list[Array]:
+        """Evaluate a sub-program with ``consts`` bound to its constant variables."""
+        env: dict[int, Array] = dict(zip(sub.constvars, consts, strict=True))
+        env.update(zip(sub.invars, args, strict=True))
 
-    def eval_open(self, jaxpr: Any, consts: Sequence[Array], args: Sequence[Array]) -> list[Array]:
-        """Evaluate an open ``Jaxpr`` with its constants ``consts`` bound to its constvars."""
-        env: dict[Any, Array] = {}
+        def read(ref: Any) -> Array:
+            if isinstance(ref, _Literal):
+                return hd.full((), ref.value, dtype=ref.dtype, device=self.device)
+            return env[ref]
 
-        def read(var: Any) -> Array:
-            return self._literal(var) if hasattr(var, "val") else env[var]
+        for step in sub.steps:
+            outs = self._run(step, [read(r) for r in step.inputs])
+            for (slot, dtype), value in zip(step.outputs, outs, strict=True):
+                if slot is not None:  # results in the dtype the jaxpr declares (hedera's sums promote)
+                    env[slot] = value if hd.dtype(value) == dtype else hd.astype(value, dtype)
+        return [read(r) for r in sub.outputs]
 
-        env.update(zip(jaxpr.constvars, consts, strict=True))
-        env.update(zip(jaxpr.invars, args, strict=True))
-        for eqn in jaxpr.eqns:
-            outs = self._run(eqn, [read(v) for v in eqn.invars])
-            for var, value in zip(eqn.outvars, outs, strict=True):
-                if type(var).__name__ != "DropVar":
-                    env[var] = _as_declared(value, var)
-        return [read(v) for v in jaxpr.outvars]
-
-    def _run(self, eqn: Any, operands: list[Array]) -> Sequence[Array]:
-        name = eqn.primitive.name
-        rule = RULES[name]
+    def _run(self, step: _Step, operands: list[Array]) -> Sequence[Array]:
+        eqn, rule = step.eqn, step.rule
         reason = rule.limits.get(self.backend)
         if reason is not None:
-            raise UnsupportedError(f"from_jax: {name} on {self.backend}: {reason}; in the equation\n  {eqn}")
+            raise UnsupportedError(
+                f"from_jax: {eqn.primitive.name} on {self.backend}: {reason}; in the equation\n  {eqn}"
+            )
         try:
             out = rule.lower(self, eqn, *operands)
         except HederaError as e:
             e.add_note(f"(in from_jax's lowering of the equation: {eqn})")
             raise
         return out if eqn.primitive.multiple_results else (out,)
-
-
-def _as_declared(value: Array, var: Any) -> Array:
-    """``value`` in the dtype the jaxpr declares for ``var`` (hedera's reductions may promote)."""
-    expected = hd_dtype(var.aval.dtype)
-    return value if hd.dtype(value) == expected else hd.astype(value, expected)
 
 
 class JaxProgram:
@@ -184,9 +301,13 @@ class JaxProgram:
     ) -> None:
         self.closed_jaxpr = closed_jaxpr
         self.primitives = frozenset(_check_supported(closed_jaxpr.jaxpr))
-        self._consts = [np.asarray(c) for c in closed_jaxpr.consts]
+        self._plan = _plan(closed_jaxpr)
         self._in_tree = in_tree
         self._out_tree = out_tree
+        # plain containers are walked in Python (as jax.tree_util orders them), which compilers
+        # such as torch.compile trace through; other pytree nodes go through jax.tree_util
+        self._in_skeleton = _plain_skeleton(in_tree)
+        self._out_skeleton = _plain_skeleton(out_tree)
         self._static = static
         self._n_args = n_args
         self.__name__ = name
@@ -199,7 +320,6 @@ class JaxProgram:
         )
 
     def __call__(self, *args: Any) -> Any:
-        jax = _jax()
         if len(args) != self._n_args:
             raise InvalidArgumentError(
                 f"from_jax program {self.__name__}: expected {self._n_args} arguments, got {len(args)}"
@@ -214,19 +334,28 @@ class JaxProgram:
                     )
             else:
                 dynamic.append(a)
-        leaves, tree = jax.tree_util.tree_flatten(tuple(dynamic))
-        if tree != self._in_tree:
-            raise InvalidArgumentError(
-                f"from_jax program {self.__name__}: the arguments' structure {tree} differs from "
-                f"the traced one {self._in_tree}"
-            )
+        leaves = self._flatten(tuple(dynamic))
         backend, device = _placement(leaves)
         leaves = [self._checked(i, x, backend, device) for i, x in enumerate(leaves)]
         with hd.use_backend(backend):
-            ctx = Interpreter(backend, device)
-            consts = [ctx.constant(c) for c in self._consts]
-            outs = ctx.eval_open(self.closed_jaxpr.jaxpr, consts, leaves)
-        return jax.tree_util.tree_unflatten(self._out_tree, outs)
+            outs = Interpreter(backend, device).eval(self._plan, *leaves)
+        if self._out_skeleton is not None:
+            return _rebuild(self._out_skeleton, outs)
+        return _jax().tree_util.tree_unflatten(self._out_tree, outs)
+
+    def _flatten(self, args: tuple) -> list[Any]:
+        if self._in_skeleton is not None:
+            leaves: list[Any] = []
+            if _flatten_like(self._in_skeleton, args, leaves):
+                return leaves
+        else:
+            leaves, tree = _jax().tree_util.tree_flatten(args)
+            if tree == self._in_tree:
+                return leaves
+        raise InvalidArgumentError(
+            f"from_jax program {self.__name__}: the arguments' structure differs from the traced one "
+            f"{self._in_tree}"
+        )
 
     def _checked(self, i: int, x: Any, backend: str, device: Any) -> Array:
         shape, dtype = self._avals[i]
@@ -251,6 +380,48 @@ class JaxProgram:
                 f"the jaxpr was traced with {dtype.name}"
             )
         return x
+
+
+def _plain_skeleton(tree: Any) -> Any:
+    """The structure ``tree`` (a treedef) with leaf numbers, if made of tuples, lists, dicts and None only."""
+    skeleton = _jax().tree_util.tree_unflatten(tree, list(range(tree.num_leaves)))
+
+    def plain(node: Any) -> bool:
+        if isinstance(node, int) or node is None:
+            return True
+        if type(node) in (tuple, list):
+            return all(plain(v) for v in node)
+        if type(node) is dict:
+            return all(plain(v) for v in node.values())
+        return False
+
+    return skeleton if plain(skeleton) else None
+
+
+def _flatten_like(skeleton: Any, value: Any, out: list[Any]) -> bool:
+    """Append ``value``'s leaves to ``out`` in ``skeleton``'s order; ``False`` if the structures differ."""
+    if isinstance(skeleton, int):
+        out.append(value)
+        return True
+    if skeleton is None:
+        return value is None
+    if type(skeleton) is dict:
+        if not isinstance(value, dict) or value.keys() != skeleton.keys():
+            return False
+        return all(_flatten_like(skeleton[k], value[k], out) for k in sorted(skeleton))
+    if not isinstance(value, (tuple, list)) or len(value) != len(skeleton):
+        return False
+    return all(_flatten_like(s, v, out) for s, v in zip(skeleton, value, strict=True))
+
+
+def _rebuild(skeleton: Any, leaves: Sequence[Any]) -> Any:
+    if isinstance(skeleton, int):
+        return leaves[skeleton]
+    if skeleton is None:
+        return None
+    if type(skeleton) is dict:
+        return {k: _rebuild(v, leaves) for k, v in skeleton.items()}
+    return type(skeleton)(_rebuild(v, leaves) for v in skeleton)
 
 
 def _placement(leaves: Sequence[Any]) -> tuple[str, Any]:
