@@ -324,3 +324,35 @@ def test_examples_from_other_backends():
     out = program(torch.arange(4.0))
     assert isinstance(out, torch.Tensor)
     np.testing.assert_allclose(out.numpy(), np.sin(np.arange(4.0)) * 2, rtol=1e-6)
+
+
+# ---- a JAX model fine-tuned in torch ---------------------------------------------------------------
+
+
+def test_jax_module_fine_tunes_with_torch_optim_like_optax():
+    torch = pytest.importorskip("torch")
+    optax = pytest.importorskip("optax")
+    model, params, x = _flax_model("mlp")
+    y = np.tanh(x[:, :3]).astype(np.float32)
+    program = hd.interop.from_jax(model.apply, params, x)
+    net = hd.interop.to_torch(hd.interop.JaxModule(program, params, backend="torch"))
+    opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        loss = torch.mean((net(torch.from_numpy(x)) - torch.from_numpy(y)) ** 2)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+
+    def loss_fn(p):
+        return jnp.mean((model.apply(p, x) - y) ** 2)
+
+    tx, want, p = optax.sgd(0.1, momentum=0.9), [], params
+    state = tx.init(p)
+    for _ in range(4):
+        value, grads = jax.value_and_grad(loss_fn)(p)
+        updates, state = tx.update(grads, state, p)
+        p = optax.apply_updates(p, updates)
+        want.append(float(value))
+    np.testing.assert_allclose(losses, want, rtol=2e-5)

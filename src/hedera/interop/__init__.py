@@ -20,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "from_torch": "hedera.interop.torch",
     "ExportError": "hedera.interop.torch",
     "from_jax": "hedera.interop.jax",
+    "JaxModule": "hedera.interop.jax",
     "to_torch": "hedera.interop.native",
     "to_keras": "hedera.interop.native",
     "to_flax": "hedera.interop.native",

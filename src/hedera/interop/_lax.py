@@ -18,7 +18,7 @@ each result to the dtype the jaxpr states (hedera's reductions follow the Array 
 
 :data:`RULES` is the table; :func:`coverage_rows` and :func:`coverage_markdown` turn it, with
 JAX's own list of primitives (``jax.extend.core.primitives``), into the coverage table of
-``docs/interop.md`` (``tools/gen_interop_docs.py``).
+``docs/interop.md`` (``tools/gen_from_jax_docs.py``).
 """
 
 from __future__ import annotations

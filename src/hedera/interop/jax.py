@@ -34,7 +34,7 @@ Conventions
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,11 +42,11 @@ import numpy as np
 
 import hedera as hd
 from hedera.errors import DtypeError, HederaError, InvalidArgumentError, ShapeError, UnsupportedError
-from hedera.nn.module import is_array
+from hedera.nn.module import Module, is_array
 
 from ._lax import RULES, hd_dtype
 
-__all__ = ["Interpreter", "JaxProgram", "from_jax"]
+__all__ = ["Interpreter", "JaxModule", "JaxProgram", "from_jax"]
 
 Array = Any
 
@@ -494,3 +494,80 @@ def _eval_shape_static(jax: Any, fn: Callable[..., Any], args: list[Any], static
         return fn(*(args[i] if i in statics else next(it) for i in range(len(args))))
 
     return jax.eval_shape(dynamic_only, *(a for i, a in enumerate(args) if i not in statics))
+
+
+class _Params(Module):
+    """One level of a nested parameter dict, as a module (so ``parameters()`` nests the same way)."""
+
+
+def _fill(module: Module, tree: Mapping[str, Any], backend: str, device: Any) -> None:
+    for key, value in tree.items():
+        if isinstance(value, Mapping):
+            child = _Params()
+            _fill(child, value, backend, device)
+            module.register_module(key, child)
+        else:
+            # a copy: a zero-copy view of a JAX buffer would let in-place updates write into it
+            module.register_parameter(key, hd.asarray(np.array(value), backend=backend, device=device))
+
+
+def _as_dict(tree: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _as_dict(v) if isinstance(v, Mapping) else v for k, v in tree.items()}
+
+
+class JaxModule(Module):
+    """A converted JAX function and its parameters as a hedera module: ``forward(*x) = program(params, *x)``.
+
+    The bridge from JAX models to hedera's (and, through :func:`hedera.interop.to_torch` and the
+    other wrappers, to the other frameworks') training loops: the parameters, a nested dict of
+    arrays such as flax's ``variables``, become the module's parameters with the same nesting.
+
+    Parameters
+    ----------
+    program : JaxProgram
+        ``from_jax(apply, params, *example_inputs)``: parameters first.
+    params : nested dict of arrays
+        The parameters' values (any backend); copied onto ``backend``.
+    backend : str
+        Where the module's arrays live (default: the current backend).
+    device : device, optional
+
+    Examples
+    --------
+    >>> import numpy as np, jax.numpy as jnp, hedera as hd
+    >>> apply = lambda p, x: jnp.tanh(x @ p["w"] + p["b"])
+    >>> params = {"w": np.ones((3, 2), np.float32), "b": np.zeros(2, np.float32)}
+    >>> program = hd.interop.from_jax(apply, params, np.ones((4, 3), np.float32))
+    >>> module = hd.interop.JaxModule(program, params, backend="torch")
+    >>> sorted(module.parameters().flatten_keys())
+    ['b', 'w']
+    >>> tuple(module(hd.asarray(np.ones((4, 3), np.float32), backend="torch")).shape)
+    (4, 2)
+    """
+
+    def __init__(
+        self,
+        program: JaxProgram,
+        params: Mapping[str, Any],
+        *,
+        backend: str | None = None,
+        device: Any = None,
+    ) -> None:
+        super().__init__()
+        if not isinstance(program, JaxProgram):
+            raise InvalidArgumentError(
+                f"JaxModule: program must be a JaxProgram, got {type(program).__name__}"
+            )
+        if not isinstance(params, Mapping):
+            raise InvalidArgumentError(
+                f"JaxModule: params must be a nested dict, got {type(params).__name__}"
+            )
+        self.__dict__["_program"] = program
+        _fill(self, params, backend or hd.current_backend(), device)
+
+    def forward(self, *inputs: Any) -> Any:
+        """``program(params, *inputs)`` with this module's parameters (as the nested dict)."""
+        return self._program(_as_dict(self.parameters()), *inputs)
+
+    def extra_repr(self) -> str:
+        return self._program.__name__

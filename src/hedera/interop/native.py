@@ -391,7 +391,7 @@ def _as_jax(value: Any) -> Any:
     """A hedera array or Container as JAX arrays (nested dicts for Containers)."""
     if isinstance(value, Mapping):
         return {k: _as_jax(v) for k, v in value.items()}
-    return hd.asarray(value, backend="jax")
+    return hd.asarray(np.array(hd.to_numpy(value)), backend="jax")  # a copy: JAX arrays must not alias
 
 
 def flax_variables_to(module: Module, variables: Mapping[str, Any]) -> Module:
