@@ -308,6 +308,8 @@ def test_shape_dtype_and_structure_errors():
         program(np.ones((2, 3)), np.ones(3, np.float32))
     with pytest.raises(hd.InvalidArgumentError, match="expected 2 arguments"):
         program(np.ones((2, 3), np.float32))
+    with pytest.raises(hd.BackendMismatchError, match="argument leaf 1 is a jax array"):
+        program(np.ones((2, 3), np.float32), jnp.ones(3))
 
 
 def test_static_arguments():

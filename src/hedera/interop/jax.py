@@ -366,6 +366,11 @@ class JaxProgram:
                 f"from_jax program {self.__name__}: argument leaf {i} must be an array, "
                 f"got {type(x).__name__}"
             )
+        if hd.backend_of(x) != backend:
+            raise hd.BackendMismatchError(
+                f"from_jax program {self.__name__}: argument leaf {i} is a {hd.backend_of(x)} array, "
+                f"the first array argument a {backend} one; convert with hd.asarray(x, backend=...)"
+            )
         got = tuple(x.shape)
         if len(got) != len(shape) or any(
             g is not None and int(g) != s for g, s in zip(got, shape, strict=True)
