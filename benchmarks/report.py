@@ -606,8 +606,35 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
+# ---- import time ------------------------------------------------------------------------------
+
+
+def _import_table(d: dict) -> list[str]:
+    largest = ", ".join(
+        f"`{name}` {us / 1e3:.1f}" for name, us in d["importtime_largest_direct_imports_us"].items()
+    )
+    return [
+        "## Import time",
+        "",
+        f"`import hedera` in fresh interpreters, {d['runs']} runs each, alternated with `import numpy` "
+        "(`benchmarks/import_time.py`; bytecode cached). NumPy is part of hedera's import.",
+        "",
+        "| measure | import hedera | import numpy |",
+        "|---|---:|---:|",
+        f"| `-X importtime`, cumulative of `hedera` (median) "
+        f"| {d['importtime_hedera_us_median'] / 1e3:.1f} ms | |",
+        f"| whole process, wall (median) | {d['process_hedera_wall_s_median']:.3f} s "
+        f"| {d['process_numpy_wall_s_median']:.3f} s |",
+        f"| whole process, CPU (median) | {d['process_hedera_cpu_s_median']:.3f} s "
+        f"| {d['process_numpy_cpu_s_median']:.3f} s |",
+        "",
+        f"Largest direct imports of `hedera` (ms, cumulative): {largest}.",
+        "",
+    ]
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead")
+    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "import_time")
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -619,6 +646,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _dispatch_tables(disp)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
+    if data["import_time"]:
+        lines += _import_table(data["import_time"])
     folder.mkdir(parents=True, exist_ok=True)
     lines += _charts(data, folder)
     if lib:

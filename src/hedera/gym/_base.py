@@ -7,13 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from ._raster import Canvas
 from .spaces import Box
 
 __all__ = ["Env", "rollout", "policy_rollout"]
-
-Array = Any
 
 
 class Env:

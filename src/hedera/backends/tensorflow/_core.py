@@ -31,6 +31,7 @@ import tensorflow as tf
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import device_string, parse_device
+from ._private import register_dtype_spellings
 
 BACKEND = "tensorflow"
 
@@ -69,17 +70,9 @@ def _teach_tf_hedera_dtypes() -> None:
     TF's ``DType.__eq__`` converts the other side with ``tf.as_dtype``, which reads
     ``.dtype`` (the NumPy dtype) and so fails for ``hd.bfloat16`` (NumPy has none).
     Adding hedera's dtype objects to ``as_dtype``'s lookup table changes nothing for
-    any other input. Skipped if a TF version lacks the (private) table.
+    any other input. Skipped if a TF version lacks the (private) table (``_private``).
     """
-    try:
-        from tensorflow.python.framework import dtypes as tf_dtypes
-
-        table = tf_dtypes._ANY_TO_TF
-    except (ImportError, AttributeError):
-        return
-    if isinstance(table, dict):
-        for name, native in TF_DTYPES.items():
-            table.setdefault(getattr(_hd, name), native)
+    register_dtype_spellings({getattr(_hd, name): native for name, native in TF_DTYPES.items()})
 
 
 _teach_tf_hedera_dtypes()

@@ -17,8 +17,6 @@ import builtins
 import math
 
 import tensorflow as tf
-from tensorflow.python.ops import gen_bitwise_ops as _gb
-from tensorflow.python.ops import gen_math_ops as _gm
 
 from ._core import (
     COMPLEX,
@@ -35,6 +33,8 @@ from ._core import (
     is_complex,
     promote,
 )
+from ._private import gen_bitwise_ops as _gb
+from ._private import gen_math_ops as _gm
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",

@@ -8,16 +8,13 @@ the GRU needs both, since ``b_hn`` sits inside the reset gate).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
+from hedera.typing import Array
 
 from . import _args
 from .activations import sigmoid
 
 __all__ = ["gru_cell", "lstm", "lstm_cell"]
-
-Array = Any
 
 
 def _check_weights(op: str, x: Array, h: Array, w_ih: Array, w_hh: Array, b_ih, b_hh, gates: int) -> int:

@@ -13,14 +13,13 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
 from ._base import Layer, positive_int, shape_of
 
 __all__ = ["GRU", "LSTM"]
-
-Array = Any
 
 
 class _Recurrent(Layer):
