@@ -146,7 +146,9 @@ def test_to_torch_rejects_other_backends_and_unbuilt_modules():
 
 
 def _keras_losses_in_subprocess(backend: str) -> list[float]:
-    env = dict(os.environ, KERAS_BACKEND=backend, PYTHONPATH=os.pathsep.join(sys.path))
+    # the hedera under test (its source folder), and nothing else of this process's path
+    source = str(pathlib.Path(hd.__file__).resolve().parents[1])
+    env = dict(os.environ, KERAS_BACKEND=backend, PYTHONPATH=os.pathsep.join([source, str(HERE)]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     done = subprocess.run(
         [sys.executable, str(HERE / "native_models.py"), "keras", str(STEPS)],

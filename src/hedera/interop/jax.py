@@ -42,9 +42,13 @@ import numpy as np
 
 import hedera as hd
 from hedera.errors import DtypeError, HederaError, InvalidArgumentError, ShapeError, UnsupportedError
-from hedera.nn.module import Module, is_array
 
 from ._lax import RULES, hd_dtype
+
+# (through hd.nn, not ``from hedera.nn.module import``: hd.nn is a lazy module, and importing its
+# submodule before it has loaded would load hedera.nn.module twice, with two Module classes)
+Module = hd.nn.Module
+is_array = hd.is_array
 
 __all__ = ["Interpreter", "JaxModule", "JaxProgram", "from_jax"]
 

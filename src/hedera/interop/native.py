@@ -30,7 +30,9 @@ import numpy as np
 import hedera as hd
 from hedera import Container
 from hedera.errors import InvalidArgumentError
-from hedera.nn.module import Module
+
+# (through hd.nn: importing hedera.nn.module before the lazy hd.nn has loaded would load it twice)
+Module = hd.nn.Module
 
 __all__ = ["flax_variables_to", "to_flax", "to_keras", "to_torch"]
 
