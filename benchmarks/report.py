@@ -633,8 +633,40 @@ def _import_table(d: dict) -> list[str]:
     ]
 
 
+def _control_flow_table(d: dict) -> list[str]:
+    lines = [
+        "## Rollouts on `hd.scan`",
+        "",
+        "`benchmarks/control_flow.py`: a Pendulum rollout (`hedera.gym.rollout`, batch 16) against "
+        "the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
+        "`tf.function`, a torch Python loop), eager and compiled: the first call (compile) and the "
+        "median time per step. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
+        "",
+        "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
+        "native µs/step | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
+            f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+        )
+    for backend, s in d.get("summary", {}).items():
+        lines.append(f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
+    return [*lines, ""]
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "import_time")
+    names = (
+        "dispatch_overhead",
+        "library_overhead",
+        "lines_of_code",
+        "jit_overhead",
+        "import_time",
+        "control_flow",
+    )
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -648,6 +680,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _jit_table(data["jit_overhead"])
     if data["import_time"]:
         lines += _import_table(data["import_time"])
+    if data["control_flow"]:
+        lines += _control_flow_table(data["control_flow"])
     folder.mkdir(parents=True, exist_ok=True)
     lines += _charts(data, folder)
     if lib:

@@ -26,7 +26,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("dispatch_overhead", "jit_overhead", "library_overhead", "lines_of_code", "import_time")
+SCRIPTS = (
+    "dispatch_overhead",
+    "jit_overhead",
+    "library_overhead",
+    "lines_of_code",
+    "import_time",
+    "control_flow",
+)
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)
 SINGLE_THREAD = {

@@ -168,6 +168,32 @@ def limitations_section(backends: tuple[str, ...]) -> list[str]:
     ]
 
 
+def special_values_section(backends: tuple[str, ...]) -> list[str]:
+    rows = [
+        [b, f"`{name}`", fix]
+        for b in backends
+        for name, fix in getattr(_core(b), "SPECIAL_VALUE_FIXES", {}).items()
+    ]
+    return [
+        "## Special values",
+        "",
+        "Every special case the standard (2024.12) states for element-wise functions (signed zeros, "
+        "infinities, NaN, complex branch cuts) holds on every backend: tests/core/test_special_cases.py "
+        "reads each sentence of the standard's text and checks it in float32 and float64 (complex64 and "
+        "complex128), with operands made from Python scalars, in both orders (`+0.0` before `-0.0` and "
+        "after) in one process, and each side of the complex branch cuts (the sign of a zero part) against "
+        "Python's `cmath`. Not machine-checked, so not claimed: the complex cases of the binary "
+        "functions (stated part by part, `a`, `b`, `c`, `d`), values given as formulas "
+        "(`+infinity * cis(b)`), and the sign of NaN results (implementation-defined). "
+        "`finfo`/`iinfo` fields are Python `float`/`int` everywhere.",
+        "",
+        "Where a framework's own call gives another value, the backend fixes it up (from each "
+        "backend's `_core.SPECIAL_VALUE_FIXES`):",
+        "",
+        *_table(["backend", "function", "fix-up"], rows),
+    ]
+
+
 def notes_section(backends: tuple[str, ...]) -> list[str]:
     lines = ["## Notes per backend", "", "The namespace docstrings (`help(hd.namespace(name))`)."]
     for b in backends:
@@ -182,6 +208,7 @@ def generate(backends: tuple[str, ...] = BACKENDS) -> str:
         dtype_section(backends),
         info_section(backends),
         limitations_section(backends),
+        special_values_section(backends),
         notes_section(backends),
     ]
     return "\n\n".join("\n".join(s) for s in sections) + "\n"

@@ -89,6 +89,7 @@ from .autodiff import (  # noqa: E402
     vjp,
     vmap,
 )
+from .control import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, A004
 
 
 def _lazy_module(name: str) -> _types.ModuleType | None:
@@ -149,4 +150,5 @@ __all__ = [
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
     "jit", "random", "nn", "nn_ops", "optim", "typing",
     "mech", "vision", "robot", "gym", "interop", "helpers",
+    "cond", "switch", "while_loop", "fori_loop", "scan", "map",
 ]  # fmt: skip

@@ -49,10 +49,32 @@ from ._dispatch import (
 from .errors import BackendMismatchError, InvalidArgumentError
 from .tree import NAMESPACE as _TREE_NAMESPACE
 
-__all__ = ["jit"]
+__all__ = ["inside_trace", "jit", "traced_by"]
 
 #: True while a function compiled by hd.jit runs (or is traced); stateful random calls check it
 in_jit: contextvars.ContextVar[bool] = contextvars.ContextVar("hedera_in_jit", default=False)
+
+
+def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
+    """Whether hedera code runs inside a trace of ``backend``'s compiler or transformations.
+
+    The one place that decides it, for ``hd.jit`` and the control-flow fronts (:mod:`hedera.control`),
+    which become the framework's loop and branch primitives inside a trace: ``torch.compile``
+    (``torch.compiler.is_compiling``), ``tf.function``/``tf.vectorized_map`` (not executing
+    eagerly), ``jax.jit`` and jax transformations (a traced array among ``leaves``, or arrays made
+    now are tracers, or :data:`in_jit` is set inside ``hd.jit``'s trace). numpy never traces.
+    """
+    return traced_by(backend_module(backend, "autodiff"), leaves)
+
+
+def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
+    """:func:`inside_trace` for a backend's ``autodiff`` module (backend code calls this one: no lookup)."""
+    if getattr(module, "JIT_RUNS_F_ONLY_WHILE_TRACING", False) and in_jit.get():
+        return True
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None and any(map(is_traced, leaves)):
+        return True
+    return module.is_compiling()
 
 
 #: non-array leaf types: an argument of one of these (or an array) needs no walk, so a call whose

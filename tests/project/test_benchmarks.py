@@ -76,6 +76,14 @@ def test_jit_overhead_quick(backend, tmp_path, capsys):
     assert "| backend | case |" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("backend_name", ["jax", "tensorflow"])
+def test_control_flow_quick(backend_name, tmp_path, capsys):
+    result = _run_quick("control_flow", backend_name, tmp_path)
+    assert {(r["mode"], r["steps"]) for r in result["rows"]} == {("eager", 10), ("compiled", 10)}
+    assert all(r["hedera_us_per_step"] > 0 and r["native_us_per_step"] > 0 for r in result["rows"])
+    assert "| backend | mode | steps |" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("framework", ["torch", "jax"])
 def test_native_baselines_equal_hedera(framework):
     """Every function of benchmarks/native/ computes what the hedera function computes."""
