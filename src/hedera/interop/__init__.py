@@ -3,7 +3,7 @@
 * ``from_torch(module_or_fn, example_args, ...)``: a PyTorch program (``torch.export``, lowered to
   Core ATen) as a hedera program that runs on every backend (``hedera.interop.torch``).
 * ``from_jax(fn, *example_args)``: a JAX function (its jaxpr) as a hedera program
-  (``hedera.interop.jax``).
+  (``hedera.interop.jax``); ``JaxModule(program, params)`` makes one and its parameters a module.
 * ``to_torch``, ``to_keras``, ``to_flax``: a hedera module as a native ``torch.nn.Module``, Keras 3
   layer or flax module (``hedera.interop.native``).
 
@@ -20,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "from_torch": "hedera.interop.torch",
     "ExportError": "hedera.interop.torch",
     "from_jax": "hedera.interop.jax",
+    "JaxModule": "hedera.interop.jax",
     "to_torch": "hedera.interop.native",
     "to_keras": "hedera.interop.native",
     "to_flax": "hedera.interop.native",
