@@ -71,6 +71,7 @@ from . import random
 from . import nn_ops
 from . import nn
 from . import optim
+from . import interop  # imports no framework until a converter is used
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -93,5 +94,5 @@ __all__ = [
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
-    "jit", "random", "nn", "nn_ops", "optim",
+    "jit", "random", "nn", "nn_ops", "optim", "interop",
 ]  # fmt: skip
