@@ -28,7 +28,7 @@ Array = Any
 
 #: backends a converted program runs on, in the coverage table's column order
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
-_NO_AUTODIFF = "a backward op, lowered with hd.vjp of the forward op: numpy has no autodiff"
+_NO_AUTODIFF = "lowered with hd.vjp of the forward convolution: numpy has no autodiff"
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,9 @@ class Row:
         Casts the converter emits on the op's tensor arguments before the call: ``"out"`` to the
         op's result dtype (arithmetic: torch computes in it), ``"common"`` to torch's common dtype
         of the arguments (comparisons, whose result is bool); ``None``: none.
+    operands : tuple of int, optional
+        The argument positions ``promote`` casts (default: every tensor argument); indices and
+        conditions keep their dtypes.
     unsupported : dict
         backend name -> why the op does not run there (the program raises ``hd.UnsupportedError``).
     note : str
@@ -51,11 +54,17 @@ class Row:
 
     fn: Callable
     promote: str | None = None
+    operands: tuple[int, ...] | None = None
     unsupported: dict[str, str] = field(default_factory=dict)
     note: str = ""
 
 
 # ---- elementwise --------------------------------------------------------------------------------
+
+
+def _constant(like: Array, value: np.ndarray, dtype: Any = None) -> Array:
+    """A NumPy constant (an index table, interpolation weights) on the backend of ``like``."""
+    return hd.asarray(value, dtype=dtype, backend=hd.backend_of(like))
 
 
 def _is_array(x: Any) -> bool:
@@ -371,8 +380,7 @@ def cdist_forward(x1: Array, x2: Array, p: float, compute_mode: int | None = Non
 def pdist_forward(x: Array, p: float = 2.0) -> Array:
     n = x.shape[0]
     rows, cols = np.triu_indices(n, k=1)
-    with hd.use_backend(hd.backend_of(x)):
-        rows_a, cols_a = hd.asarray(rows.astype(np.int32)), hd.asarray(cols.astype(np.int32))
+    rows_a, cols_a = _constant(x, rows.astype(np.int32)), _constant(x, cols.astype(np.int32))
     return _cdist_pairs(hd.take(x, rows_a, axis=0), hd.take(x, cols_a, axis=0), p)
 
 
@@ -401,7 +409,7 @@ def expand(x: Array, size: Sequence[int], implicit: bool = False) -> Array:
 
 
 def permute(x: Array, dims: Sequence[int]) -> Array:
-    return hd.permute_dims(x, tuple(dims))
+    return hd.permute_dims(x, tuple(d % x.ndim for d in dims)) if x.ndim else x
 
 
 def unsqueeze(x: Array, dim: int) -> Array:
@@ -485,8 +493,7 @@ def as_strided(x: Array, size: Sequence[int], stride: Sequence[int], storage_off
         shape = [1] * len(size)
         shape[axis] = n
         flat_index = flat_index + (np.arange(n) * s).reshape(shape)
-    with hd.use_backend(hd.backend_of(x)):
-        index = hd.asarray(flat_index.astype(np.int32))
+    index = _constant(x, flat_index.astype(np.int32))
     return hd.reshape(hd.take(hd.reshape(x, (-1,)), hd.reshape(index, (-1,)), axis=0), tuple(size))
 
 
@@ -559,6 +566,9 @@ def native_dropout(x: Array, p: float, train: bool | None) -> tuple[Array, Array
 
 
 def _normalized(index: Array, n: int) -> Array:
+    """Negative indices counted from the end (boolean masks stay masks)."""
+    if hd.dtype(index) == hd.bool:
+        return index
     return hd.where(hd.less(index, 0), hd.add(index, n), index)
 
 
@@ -630,8 +640,8 @@ def _scatter_source(src: Any, index: Array, dtype: Any) -> Array:
 
 def scatter(x: Array, dim: int, index: Array, src: Any, reduce: str | None = None) -> Array:
     if x.ndim == 0:
-        return _scatter_source(src, hd.reshape(index, ()), hd.dtype(x)) if index.size else x
-    if index.size == 0:
+        return _scatter_source(src, hd.reshape(index, ()), hd.dtype(x)) if math.prod(index.shape) else x
+    if math.prod(index.shape) == 0:
         return x
     key = _scatter_key(x, dim % x.ndim, index)
     values = _scatter_source(src, index, hd.dtype(x))
@@ -650,7 +660,7 @@ def scatter_add(x: Array, dim: int, index: Array, src: Array) -> Array:
 def scatter_reduce(
     x: Array, dim: int, index: Array, src: Array, reduce: str, include_self: bool = True
 ) -> Array:
-    if x.ndim == 0 or index.size == 0:
+    if x.ndim == 0 or math.prod(index.shape) == 0:
         return _scatter_reduce_0d(x, index, src, reduce, include_self)
     key = _scatter_key(x, dim % x.ndim, index)
     values = _scatter_source(src, index, hd.dtype(x))
@@ -680,7 +690,7 @@ def _neutral(reduce: str, x: Array) -> Any:
 
 
 def _scatter_reduce_0d(x: Array, index: Array, src: Array, reduce: str, include_self: bool) -> Array:
-    if index.size == 0:
+    if math.prod(index.shape) == 0:
         return x
     values = hd.reshape(_scatter_source(src, index, hd.dtype(x)), ())
     if not include_self:
@@ -828,6 +838,21 @@ def batch_norm_training(
     return _affine(out, weight, bias, shape), mu, rstd
 
 
+def batch_norm_functional(
+    x: Array, weight: Array | None, bias: Array | None, running_mean: Array, running_var: Array,
+    training: bool, momentum: float, eps: float,
+) -> tuple[Array, Array, Array, Array, Array]:
+    """Batch norm that returns the updated running statistics instead of writing them in place."""
+    out, mu, rstd = batch_norm_training(x, weight, bias, running_mean, running_var, training, momentum, eps)
+    if not training:
+        return out, mu, rstd, running_mean, running_var
+    count = math.prod(x.shape) // x.shape[1]
+    unbiased = hd.var(x, axis=(0, *range(2, x.ndim)), correction=1) if count > 1 else hd.zeros_like(mu)
+    new_mean = hd.add(hd.multiply(running_mean, 1.0 - momentum), hd.multiply(mu, momentum))
+    new_var = hd.add(hd.multiply(running_var, 1.0 - momentum), hd.multiply(unbiased, momentum))
+    return out, mu, rstd, new_mean, new_var
+
+
 def batch_norm_no_stats(
     x: Array, weight: Array | None, bias: Array | None, training: bool, momentum: float, eps: float
 ) -> tuple[Array, Array, Array]:
@@ -918,10 +943,9 @@ def _windows(x: Array, kernel: Sequence[int], stride: Sequence[int], padding: Se
         positions.append(pos)
         pairs.append((padding[a], padding[a] + extra))
     padded = hd.pad(x, pairs, constant_values=pad_value) if any(lo or hi for lo, hi in pairs) else x
-    with hd.use_backend(hd.backend_of(x)):
-        for a, pos in enumerate(positions):
-            taken = hd.take(padded, hd.asarray((pos + padding[a]).reshape(-1).astype(np.int32)), axis=lead + a)
-            padded = hd.reshape(taken, (*taken.shape[: lead + a], *pos.shape, *taken.shape[lead + a + 1 :]))
+    for a, pos in enumerate(positions):
+        taken = hd.take(padded, _constant(x, (pos + padding[a]).reshape(-1).astype(np.int32)), axis=lead + 2 * a)
+        padded = hd.reshape(taken, (*taken.shape[: lead + 2 * a], *pos.shape, *taken.shape[lead + 2 * a + 1 :]))
     # now (batch, channels, o1, k1, o2, k2, ...): kernel axes last
     order = list(range(lead)) + [lead + 2 * a for a in range(nd)] + [lead + 2 * a + 1 for a in range(nd)]
     return hd.permute_dims(padded, tuple(order)), positions
@@ -961,8 +985,7 @@ def _flat_input_index(which: Array, positions: list[np.ndarray], sizes: Sequence
         shape[a], shape[nd + a] = pos.shape
         table = table * sizes[a] + pos.reshape(shape)
     table = table.reshape(*outs, -1)
-    with hd.use_backend(hd.backend_of(which)):
-        t = hd.asarray(table.astype(np.int32))
+    t = _constant(which, table.astype(np.int32))
     t = hd.broadcast_to(t, (*which.shape, table.shape[-1]))
     picked = hd.take_along_axis(t, hd.expand_dims(hd.astype(which, hd.int32), axis=-1), axis=-1)
     return hd.astype(hd.squeeze(picked, axis=-1), _index())
@@ -979,8 +1002,7 @@ def _avg_pool(nd: int) -> Callable:
         if divisor_override:
             return hd.divide(total, divisor_override)
         counts = _window_counts(positions, x.shape[x.ndim - nd :], pad, count_include_pad)
-        with hd.use_backend(hd.backend_of(x)):
-            return hd.divide(total, hd.asarray(counts.astype(np.float32), dtype=hd.dtype(x)))
+        return hd.divide(total, _constant(x, counts.astype(np.float32), hd.dtype(x)))
 
     lowering.__name__ = f"avg_pool{nd}d"
     return lowering
@@ -1010,8 +1032,7 @@ def _adaptive_avg_pool(nd: int) -> Callable:
         out = x
         for a, size in enumerate(_as_list(output_size, nd)):
             axis = x.ndim - nd + a
-            with hd.use_backend(hd.backend_of(x)):
-                m = hd.asarray(_adaptive_matrix(x.shape[axis], size).astype(np.float32), dtype=hd.dtype(x))
+            m = _constant(x, _adaptive_matrix(x.shape[axis], size).astype(np.float32), hd.dtype(x))
             out = hd.moveaxis(hd.tensordot(out, m, axes=([axis], [1])), -1, axis)
         return out
 
@@ -1029,8 +1050,7 @@ def upsample_nearest2d(x: Array, output_size: Sequence[int] | None, scale_factor
     for a in range(2):
         axis = x.ndim - 2 + a
         scale = scale_factors[a] if scale_factors else None
-        with hd.use_backend(hd.backend_of(x)):
-            idx = hd.asarray(_source_index(x.shape[axis], sizes[a], scale).astype(np.int32))
+        idx = _constant(x, _source_index(x.shape[axis], sizes[a], scale).astype(np.int32))
         x = hd.take(x, idx, axis=axis)
     return x
 
@@ -1063,8 +1083,8 @@ def upsample_bilinear2d(x: Array, output_size: Sequence[int] | None, align_corne
     for a in range(2):
         axis = x.ndim - 2 + a
         scale = scale_factors[a] if scale_factors else None
-        with hd.use_backend(hd.backend_of(x)):
-            m = hd.asarray(_linear_weights(x.shape[axis], sizes[a], align_corners, scale).astype(np.float32), dtype=hd.dtype(x))
+        weights = _linear_weights(x.shape[axis], sizes[a], align_corners, scale)
+        m = _constant(x, weights.astype(np.float32), hd.dtype(x))
         x = hd.moveaxis(hd.tensordot(x, m, axes=([axis], [1])), -1, axis)
     return x
 
@@ -1129,9 +1149,8 @@ def col2im(x: Array, output_size: Sequence[int], kernel_size: Sequence[int], dil
     cols = (np.arange(ow)[None, :] * stride[1] + np.arange(kw)[:, None] * dilation[1])  # (kw, ow)
     target = (rows[:, None, :, None] * wp + cols[None, :, None, :]).reshape(-1)  # (kh*kw*oh*ow)
     blocks = hd.reshape(x, (n, c, kh * kw * oh * ow))
-    with hd.use_backend(hd.backend_of(x)):
-        image = hd.zeros((n, c, hp * wp), dtype=hd.dtype(x))
-        idx = hd.asarray(target.astype(np.int32))
+    image = _constant(x, np.zeros((n, c, hp * wp), np.float32), hd.dtype(x))
+    idx = _constant(x, target.astype(np.int32))
     image = hd.at(image)[:, :, idx].add(blocks)
     image = hd.reshape(image, (n, c, hp, wp))[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w]
     return image if batched else hd.squeeze(image, axis=0)
@@ -1159,22 +1178,45 @@ def fft_c2r(x: Array, dim: Sequence[int], normalization: int, last_dim_size: int
     return hd.fft.irfftn(x, s=tuple(sizes), axes=tuple(dim), norm=_NORM[normalization])
 
 
-# ---- backward ops: the vjp of the forward lowering ----------------------------------------------
-
-
-def _vjp_of(forward: Callable, grad: Array, primal: Array) -> Array:
-    _, pullback = hd.vjp(forward, primal)
-    return pullback(grad)[0]
+# ---- backward ops: closed forms, and the vjp of the forward convolution ----------------------------------------------
 
 
 def avg_pool2d_backward(grad: Array, x: Array, kernel_size: Sequence[int], stride: Sequence[int], padding: Sequence[int],
                         ceil_mode: bool, count_include_pad: bool, divisor_override: int | None) -> Array:
-    return _vjp_of(lambda v: avg_pool2d(v, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override), grad, x)
+    """The adjoint of :func:`avg_pool2d`: each window's share of ``grad`` added back where it read."""
+    nd = 2
+    kernel = _as_list(kernel_size, nd)
+    stride = _as_list(stride, nd) if stride is not None and len(stride) else kernel
+    pad = _as_list(padding, nd)
+    sizes = [int(s) for s in x.shape[x.ndim - nd :]]
+    positions = [
+        np.arange(_pool_geometry(n, k, s, p, 1, ceil_mode)[0])[:, None] * s + np.arange(k)[None, :] - p
+        for n, k, s, p in zip(sizes, kernel, stride, pad, strict=True)
+    ]
+    counts = divisor_override or _window_counts(positions, sizes, pad, count_include_pad)
+    share = hd.divide(grad, counts if isinstance(counts, int) else _constant(grad, counts.astype(np.float32), hd.dtype(grad)))
+    # every (out, kernel) pair reads input position pos (when inside): a scatter-add of the share
+    rows, cols = positions
+    target = rows[:, None, :, None] * sizes[1] + cols[None, :, None, :]  # (o1, o2, k1, k2) as (o1, 1, k1, 1)+...
+    inside = ((rows >= 0) & (rows < sizes[0]))[:, None, :, None] & ((cols >= 0) & (cols < sizes[1]))[None, :, None, :]
+    target = np.where(inside, target, sizes[0] * sizes[1])  # outside: a spare slot, dropped below
+    lead = tuple(grad.shape[: grad.ndim - nd])
+    spread = hd.broadcast_to(hd.reshape(share, (*lead, rows.shape[0], cols.shape[0], 1, 1)),
+                             (*lead, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))  # fmt: skip
+    flat = _constant(grad, np.zeros((*lead, sizes[0] * sizes[1] + 1), np.float32), hd.dtype(grad))
+    index = _constant(grad, target.reshape(-1).astype(np.int32))
+    added = hd.at(flat)[..., index].add(hd.reshape(spread, (*lead, -1)))
+    return hd.reshape(added[..., :-1], tuple(x.shape))
 
 
 def adaptive_avg_pool2d_backward(grad: Array, x: Array) -> Array:
-    return _vjp_of(lambda v: adaptive_avg_pool2d(v, grad.shape[-2:]), grad, x)
-
+    """The adjoint of :func:`adaptive_avg_pool2d`: the averaging matrices transposed."""
+    out = grad
+    for a in range(2):
+        axis = x.ndim - 2 + a
+        m = _constant(grad, _adaptive_matrix(int(x.shape[axis]), int(grad.shape[axis])).astype(np.float32), hd.dtype(grad))
+        out = hd.moveaxis(hd.tensordot(out, m, axes=([axis], [0])), -1, axis)
+    return out
 
 def max_pool2d_with_indices_backward(grad: Array, x: Array, kernel_size: Sequence[int], stride: Sequence[int],
                                      padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool, indices: Array) -> Array:
@@ -1202,44 +1244,41 @@ def convolution_backward(grad: Array, x: Array, weight: Array, bias_sizes: Any, 
     return (gx if output_mask[0] else None, gw if output_mask[1] else None, gb)
 
 
+def _normalized_backward(grad_hat: Array, x_hat: Array, rstd: Array, axes: tuple[int, ...]) -> Array:
+    """d(loss)/dx of ``x_hat = (x - mean) * rstd`` (statistics over ``axes``) from d(loss)/d(x_hat)."""
+    mean_g = hd.mean(grad_hat, axis=axes, keepdims=True)
+    mean_gx = hd.mean(hd.multiply(grad_hat, x_hat), axis=axes, keepdims=True)
+    return hd.multiply(rstd, hd.subtract(hd.subtract(grad_hat, mean_g), hd.multiply(x_hat, mean_gx)))
+
+
 def native_layer_norm_backward(grad: Array, x: Array, normalized_shape: Sequence[int], mean: Array, rstd: Array,
                                weight: Array | None, bias: Array | None, output_mask: Sequence[bool]) -> tuple:
-    w = weight if weight is not None else hd.ones(tuple(normalized_shape), dtype=hd.dtype(x))
-    b = bias if bias is not None else hd.zeros(tuple(normalized_shape), dtype=hd.dtype(x))
-    _, pullback = hd.vjp(_layer_norm_from(normalized_shape, mean, rstd), x, w, b)
-    gx, gw, gb = pullback(grad)
-    return tuple(g if m else None for g, m in zip((gx, gw, gb), output_mask, strict=True))
-
-
-def _layer_norm_from(normalized_shape: Sequence[int], mean: Array, rstd: Array) -> Callable:
-    """The layer norm whose statistics are recomputed (so gradients flow through them), eps from rstd."""
-
-    def forward(v: Array, w: Array, b: Array) -> Array:
-        axes = tuple(range(v.ndim - len(normalized_shape), v.ndim))
-        mu = hd.mean(v, axis=axes, keepdims=True)
-        var_saved = hd.subtract(hd.reciprocal(hd.square(rstd)), hd.var(hd.stop_gradient(v), axis=axes, keepdims=True))
-        r = hd.reciprocal(hd.sqrt(hd.add(hd.var(v, axis=axes, keepdims=True), hd.stop_gradient(var_saved))))
-        return hd.add(hd.multiply(hd.multiply(hd.subtract(v, mu), r), w), b)
-
-    return forward
+    """torch's closed form, with the saved statistics ``mean`` and ``rstd`` (shaped like x, 1 on
+    the normalized axes)."""
+    k = len(normalized_shape)
+    axes = tuple(range(x.ndim - k, x.ndim))
+    batch_axes = tuple(range(x.ndim - k))
+    x_hat = hd.multiply(hd.subtract(x, mean), rstd)
+    grad_hat = grad if weight is None else hd.multiply(grad, weight)
+    gx = _normalized_backward(grad_hat, x_hat, rstd, axes) if output_mask[0] else None
+    gw = hd.sum(hd.multiply(grad, x_hat), axis=batch_axes) if output_mask[1] and weight is not None else None
+    gb = hd.sum(grad, axis=batch_axes) if output_mask[2] and bias is not None else None
+    return gx, gw, gb
 
 
 def native_group_norm_backward(grad: Array, x: Array, mean: Array, rstd: Array, weight: Array | None, n: int, c: int,
                                hxw: int, group: int, output_mask: Sequence[bool]) -> tuple:
-    w = weight if weight is not None else hd.ones((c,), dtype=hd.dtype(x))
-
-    def forward(v: Array, ww: Array, bb: Array) -> Array:
-        grouped = hd.reshape(v, (n, group, -1))
-        mu = hd.mean(grouped, axis=-1, keepdims=True)
-        saved_var = hd.subtract(hd.reciprocal(hd.square(hd.reshape(rstd, (n, group, 1)))),
-                                hd.var(hd.stop_gradient(grouped), axis=-1, keepdims=True))  # fmt: skip
-        r = hd.reciprocal(hd.sqrt(hd.add(hd.var(grouped, axis=-1, keepdims=True), hd.stop_gradient(saved_var))))
-        out = hd.reshape(hd.multiply(hd.subtract(grouped, mu), r), tuple(v.shape))
-        return _affine(out, ww, bb, _channel_shape(v))
-
-    _, pullback = hd.vjp(forward, x, w, hd.zeros((c,), dtype=hd.dtype(x)))
-    gx, gw, gb = pullback(grad)
-    return tuple(g if m else None for g, m in zip((gx, gw, gb), output_mask, strict=True))
+    """torch's closed form; ``mean`` and ``rstd`` are the saved (n, group) statistics."""
+    shape = _channel_shape(x)
+    grad_hat = grad if weight is None else hd.multiply(grad, hd.reshape(weight, shape))
+    stats = (n, group, 1)
+    x_hat = hd.multiply(hd.subtract(hd.reshape(x, (n, group, -1)), hd.reshape(mean, stats)), hd.reshape(rstd, stats))
+    gx = _normalized_backward(hd.reshape(grad_hat, (n, group, -1)), x_hat, hd.reshape(rstd, stats), (-1,))
+    spatial = (0, *range(2, x.ndim))
+    x_hat_full = hd.reshape(x_hat, tuple(x.shape))
+    gw = hd.sum(hd.multiply(grad, x_hat_full), axis=spatial) if output_mask[1] and weight is not None else None
+    gb = hd.sum(grad, axis=spatial) if output_mask[2] else None
+    return (hd.reshape(gx, tuple(x.shape)) if output_mask[0] else None), gw, gb
 
 
 # ---- symbolic sizes (dynamic shapes) ------------------------------------------------------------
@@ -1263,6 +1302,11 @@ def sym_storage_offset(x: Array) -> int:
 
 def sym_is_contiguous(x: Array, memory_format: Any = None) -> bool:
     return True
+
+
+def assertion(*args: Any, **kwargs: Any) -> None:
+    """torch's runtime assertions on sizes and metadata: checked at export; nothing to compute."""
+    return None
 
 
 def _in_place(name: str) -> Callable:
@@ -1358,7 +1402,7 @@ ROWS: dict[str, Row] = {
     "logical_and": Row(logical_and),
     "logical_or": Row(logical_or),
     "logical_xor": Row(logical_xor),
-    "where": Row(where, _OUT),
+    "where": Row(where, _OUT, operands=(1, 2)),
     # reductions
     "amax": Row(amax),
     "amin": Row(amin),
@@ -1367,12 +1411,12 @@ ROWS: dict[str, Row] = {
     "argmin": Row(argmin),
     "max": Row(max_dim),
     "min": Row(min_dim),
-    "mean": Row(mean, _OUT),
-    "sum": Row(sum_, _OUT),
-    "prod": Row(prod, _OUT),
+    "mean": Row(mean, _OUT, operands=(0,)),
+    "sum": Row(sum_, _OUT, operands=(0,)),
+    "prod": Row(prod, _OUT, operands=(0,)),
     "var": Row(var),
     "var.dim": Row(var_dim),
-    "cumsum": Row(cumsum, _OUT),
+    "cumsum": Row(cumsum, _OUT, operands=(0,)),
     # linear algebra
     "addmm": Row(addmm, _OUT),
     "bmm": Row(hd.matmul, _OUT),
@@ -1414,9 +1458,9 @@ ROWS: dict[str, Row] = {
     "index_put": Row(index_put),
     "index_select": Row(index_select),
     "gather": Row(gather),
-    "scatter": Row(scatter, _OUT),
-    "scatter_add": Row(scatter_add, _OUT),
-    "scatter_reduce": Row(scatter_reduce, _OUT),
+    "scatter": Row(scatter, _OUT, operands=(0, 3)),
+    "scatter_add": Row(scatter_add, _OUT, operands=(0, 3)),
+    "scatter_reduce": Row(scatter_reduce, _OUT, operands=(0, 3)),
     "select_scatter": Row(select_scatter),
     "slice_scatter": Row(slice_scatter),
     "masked_scatter": Row(masked_scatter),
@@ -1437,6 +1481,7 @@ ROWS: dict[str, Row] = {
     "_native_batch_norm_legit_no_training": Row(batch_norm_no_training),
     "_native_batch_norm_legit": Row(batch_norm_training),
     "_native_batch_norm_legit.no_stats": Row(batch_norm_no_stats),
+    "_native_batch_norm_legit_functional": Row(batch_norm_functional),
     "native_layer_norm": Row(native_layer_norm),
     "native_group_norm": Row(native_group_norm),
     "_softmax": Row(softmax),
@@ -1459,19 +1504,22 @@ ROWS: dict[str, Row] = {
     "_fft_r2c": Row(fft_r2c),
     "_fft_c2r": Row(fft_c2r),
     # backward ops
-    "avg_pool2d_backward": Row(avg_pool2d_backward, unsupported=_AUTODIFF_ONLY),
-    "_adaptive_avg_pool2d_backward": Row(adaptive_avg_pool2d_backward, unsupported=_AUTODIFF_ONLY),
+    "avg_pool2d_backward": Row(avg_pool2d_backward),
+    "_adaptive_avg_pool2d_backward": Row(adaptive_avg_pool2d_backward),
     "max_pool2d_with_indices_backward": Row(max_pool2d_with_indices_backward),
     "convolution_backward": Row(convolution_backward, unsupported=_AUTODIFF_ONLY),
-    "native_layer_norm_backward": Row(native_layer_norm_backward, unsupported=_AUTODIFF_ONLY),
-    "native_group_norm_backward": Row(native_group_norm_backward, unsupported=_AUTODIFF_ONLY),
+    "native_layer_norm_backward": Row(native_layer_norm_backward),
+    "native_group_norm_backward": Row(native_group_norm_backward),
     # symbolic sizes
     "sym_size": Row(sym_size),
     "sym_numel": Row(sym_numel),
     "sym_stride": Row(sym_stride),
     "sym_storage_offset": Row(sym_storage_offset),
     "sym_is_contiguous": Row(sym_is_contiguous),
-    # in-place
+    # assertions (export's runtime checks) and in-place ops
+    "_assert_tensor_metadata": Row(assertion, note="an export-time check"),
+    "_assert_scalar": Row(assertion, note="an export-time check"),
+    "sym_constrain_range_for_size": Row(assertion, note="an export-time check"),
     "resize_": Row(resize_, unsupported=dict.fromkeys(BACKENDS, "an in-place op (functionalized graphs never hold it)")),
 }
 

@@ -86,9 +86,11 @@ def from_torch(
 
     Parameters
     ----------
-    module_or_fn : torch.nn.Module or callable
+    module_or_fn : torch.nn.Module, callable or torch.export.ExportedProgram
         The program. A module is exported in its current mode: call ``.eval()`` first for
-        inference (dropout off, batch norm on running statistics).
+        inference (dropout off, batch norm on running statistics). An ``ExportedProgram`` is
+        converted as it is (``example_args`` then only document the call; decompose it first
+        with ``run_decompositions`` to the ops you want kept).
     example_args : tuple
         Example positional arguments (torch tensors, or nests of them) fixing shapes and dtypes.
     example_kwargs : dict, optional
@@ -123,6 +125,8 @@ def from_torch(
     """
     import torch
 
+    if isinstance(module_or_fn, torch.export.ExportedProgram):
+        return TorchProgram(module_or_fn, module_or_fn.module())
     module = module_or_fn if isinstance(module_or_fn, torch.nn.Module) else _function_module(module_or_fn)
     if not isinstance(example_args, tuple):
         example_args = tuple(example_args) if isinstance(example_args, list) else (example_args,)
@@ -600,7 +604,8 @@ class _Codegen:
         target = _promotion_dtype(row.promote, node, args)
         if target is None:
             return args
-        return tuple(_cast_tree(a, target) for a in args)
+        cast = range(len(args)) if row.operands is None else row.operands
+        return tuple(_cast_tree(a, target) if i in cast else a for i, a in enumerate(args))
 
     # ---- rendering ----
 
