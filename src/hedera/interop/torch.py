@@ -332,14 +332,16 @@ class TorchProgram:
         if len(given) < len(self._state):
             buffers = self._buffers_on.get(backend)
             if buffers is None:
-                buffers = self._buffers_on[backend] = {n: self._array(self._state[n], backend) for n in self.buffer_names}
+                buffers = self._buffers_on[backend] = _concrete_arrays(
+                    {n: self._state[n] for n in self.buffer_names}, backend
+                )
             given = {**buffers, **given}
         return given
 
     def _constants_for(self, backend: str) -> dict:
         found = self._constants_on.get(backend)
         if found is None:
-            found = self._constants_on[backend] = {n: self._array(v, backend) for n, v in self._constants.items()}
+            found = self._constants_on[backend] = _concrete_arrays(self._constants, backend)
         return found
 
     def _check_inputs(self, inputs: list, backend: str) -> None:
@@ -386,6 +388,22 @@ class TorchProgram:
     def __repr__(self) -> str:
         n = self.code.count("\n")
         return f"<hedera program from_torch({self._module_name}): {len(self.parameter_names)} parameters, {n} lines>"
+
+
+def _concrete_arrays(values: dict[str, np.ndarray], backend: str) -> dict[str, Any]:
+    """``values`` as ``backend`` arrays made outside any trace, so that they can be kept and reused
+    (the first call may come from inside ``jax.jit`` or ``tf.function``)."""
+    if backend == "jax":
+        import jax
+
+        with jax.ensure_compile_time_eval():
+            return {n: hd.asarray(v, backend=backend) for n, v in values.items()}
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        with tf.init_scope():
+            return {n: hd.asarray(v, backend=backend) for n, v in values.items()}
+    return {n: hd.asarray(v, backend=backend) for n, v in values.items()}
 
 
 def _is_nested(c: hd.Container) -> bool:
