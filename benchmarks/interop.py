@@ -28,6 +28,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import sys
 import time
@@ -48,7 +49,9 @@ COMPILED = ("jax", "tensorflow")
 
 def _torch_models() -> dict[str, Callable[[], tuple]]:
     """The model zoo the tests use (tests/interop/torch_models.py), loaded by path."""
-    spec = importlib.util.spec_from_file_location("torch_models", ROOT / "tests" / "interop" / "torch_models.py")
+    spec = importlib.util.spec_from_file_location(
+        "torch_models", ROOT / "tests" / "interop" / "torch_models.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.MODELS
@@ -71,17 +74,21 @@ def _forward_functions(prog: Any, backend: str) -> tuple[Callable, Callable]:
     ns = hd.namespace(backend)
     direct = types.SimpleNamespace(**{n: getattr(hd, n) for n in dir(hd) if not n.startswith("__")})
     for name in dir(hd):
-        if not name.startswith("_") and callable(getattr(ns, name, None)) and name not in ("asarray", "at", "dtype"):
+        if (
+            not name.startswith("_")
+            and callable(getattr(ns, name, None))
+            and name not in ("asarray", "at", "dtype")
+        ):
             setattr(direct, name, getattr(ns, name))
     lowerings = types.ModuleType("hedera_interop_aten_direct")
     sys.modules[lowerings.__name__] = lowerings  # dataclasses look their module up there
     source = Path(_aten.__file__).read_text()
-    exec(compile(source, _aten.__file__, "exec"), lowerings.__dict__)  # noqa: S102 - our own module
+    exec(compile(source, _aten.__file__, "exec"), lowerings.__dict__)
     lowerings.hd = direct
     lowerings.INT64_ON = _aten.INT64_ON
     env = dict(ours.__globals__)
     env.update({"hd": direct, "aten": lowerings})
-    exec(prog._bytecode, env)  # noqa: S102
+    exec(prog._bytecode, env)
     return ours, env["forward"]
 
 
@@ -91,7 +98,10 @@ def _graph_nodes(prog: Any) -> int:
 
 def _cotangents(outputs: list) -> list:
     rng = np.random.default_rng(0)
-    return [rng.standard_normal(tuple(o.shape)).astype(np.float32) if o.dtype.is_floating_point else None for o in outputs]
+    return [
+        rng.standard_normal(tuple(o.shape)).astype(np.float32) if o.dtype.is_floating_point else None
+        for o in outputs
+    ]
 
 
 def _hd_loss(prog: Any, cotangents: list, backend: str) -> Callable:
@@ -164,7 +174,9 @@ def _time(fns: dict[str, Callable], repeat: int, target_s: float) -> dict[str, f
     return {name: t[0] for name, t in benchlib.time_interleaved(fns, repeat, target_s).items()}
 
 
-def from_torch_rows(models: list[str], backends: list[str], repeat: int, target_s: float, quick: bool) -> list[dict]:
+def from_torch_rows(
+    models: list[str], backends: list[str], repeat: int, target_s: float, quick: bool
+) -> list[dict]:
     import torch
     from torch.utils import _pytree
 
@@ -174,18 +186,32 @@ def from_torch_rows(models: list[str], backends: list[str], repeat: int, target_
         module, args = zoo[name]()
         start = time.perf_counter()
         prog = hd.interop.from_torch(module, args)
-        row: dict[str, Any] = {"converter": "from_torch", "model": name, "convert_s": time.perf_counter() - start,
-                               "graph_nodes": _graph_nodes(prog)}  # fmt: skip
+        row: dict[str, Any] = {
+            "converter": "from_torch",
+            "model": name,
+            "convert_s": time.perf_counter() - start,
+            "graph_nodes": _graph_nodes(prog),
+        }
         with torch.no_grad():
             outputs = _pytree.tree_leaves(module(*args))
         cotangents = _cotangents(outputs)
         torch_step = _torch_step(module, cotangents)
         compiled = torch.compile(module, backend="eager" if quick else "inductor")
         compiled_step = _torch_step(compiled, cotangents)
-        times = _time({"forward": lambda: _torch_forward(module)(*args), "grad": lambda: torch_step(*args),
-                       "compile_forward": lambda: _torch_forward(compiled)(*args),
-                       "compile_grad": lambda: compiled_step(*args)}, repeat, target_s)  # fmt: skip
-        row["torch_eager_forward_ms"], row["torch_eager_grad_ms"] = times["forward"] * 1e3, times["grad"] * 1e3
+        times = _time(
+            {
+                "forward": functools.partial(_torch_forward(module), *args),
+                "grad": functools.partial(torch_step, *args),
+                "compile_forward": functools.partial(_torch_forward(compiled), *args),
+                "compile_grad": functools.partial(compiled_step, *args),
+            },
+            repeat,
+            target_s,
+        )
+        row["torch_eager_forward_ms"], row["torch_eager_grad_ms"] = (
+            times["forward"] * 1e3,
+            times["grad"] * 1e3,
+        )
         row["torch_compile_forward_ms"] = times["compile_forward"] * 1e3
         row["torch_compile_grad_ms"] = times["compile_grad"] * 1e3
         torchax = None if quick else _torchax(module, args, cotangents)
@@ -198,12 +224,17 @@ def from_torch_rows(models: list[str], backends: list[str], repeat: int, target_
     return rows
 
 
-def _backend_times(prog: Any, args: tuple, cotangents: list, backend: str, repeat: int, target_s: float) -> dict:
+def _backend_times(
+    prog: Any, args: tuple, cotangents: list, backend: str, repeat: int, target_s: float
+) -> dict:
     sync = benchlib.sync_for(backend)
     params = prog.parameters(backend=backend)
     inputs = [hd.asarray(a.numpy(), backend=backend) for a in args]
     ours, direct = _forward_functions(prog, backend)
-    state, consts = dict(params.items()) | dict(prog.buffers(backend=backend).items()), prog._constants_for(backend)
+    state, consts = (
+        dict(params.items()) | dict(prog.buffers(backend=backend).items()),
+        prog._constants_for(backend),
+    )
 
     def run(fn: Callable) -> Callable:
         def call() -> Any:
@@ -212,8 +243,11 @@ def _backend_times(prog: Any, args: tuple, cotangents: list, backend: str, repea
 
         return call
 
-    eager = _time({"call": lambda: sync(prog(params, *inputs)), "hedera": run(ours), "direct": run(direct)},
-                  repeat, target_s)  # fmt: skip
+    eager = _time(
+        {"call": lambda: sync(prog(params, *inputs)), "hedera": run(ours), "direct": run(direct)},
+        repeat,
+        target_s,
+    )
     nodes = _graph_nodes(prog)
     out = {
         f"{backend}_eager_ms": eager["hedera"] * 1e3,
@@ -224,8 +258,11 @@ def _backend_times(prog: Any, args: tuple, cotangents: list, backend: str, repea
     }
     forward = hd.jit(prog)
     grad = hd.jit(hd.grad(_hd_loss(prog, cotangents, backend)))
-    jitted = _time({"forward": lambda: sync(forward(params, *inputs)), "grad": lambda: sync(grad(params, *inputs))},
-                   repeat, target_s)  # fmt: skip
+    jitted = _time(
+        {"forward": lambda: sync(forward(params, *inputs)), "grad": lambda: sync(grad(params, *inputs))},
+        repeat,
+        target_s,
+    )
     out[f"{backend}_forward_ms"], out[f"{backend}_grad_ms"] = jitted["forward"] * 1e3, jitted["grad"] * 1e3
     return out
 
@@ -239,9 +276,16 @@ def _size_models() -> dict[str, tuple]:
 
     torch.manual_seed(0)
     mlp = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4)).eval()
-    cnn = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.Flatten(),
-                              torch.nn.Linear(4 * 6 * 6, 5)).eval()  # fmt: skip
-    return {"mlp": (mlp, (torch.randn(2, 8),), _mlp_jax, _mlp_tf), "cnn": (cnn, (torch.randn(2, 3, 6, 6),), _cnn_jax, _cnn_tf)}
+    cnn = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3, padding=1),
+        torch.nn.ReLU(),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4 * 6 * 6, 5),
+    ).eval()
+    return {
+        "mlp": (mlp, (torch.randn(2, 8),), _mlp_jax, _mlp_tf),
+        "cnn": (cnn, (torch.randn(2, 3, 6, 6),), _cnn_jax, _cnn_tf),
+    }
 
 
 def _mlp_jax(p: dict, x: Any) -> Any:
@@ -261,7 +305,10 @@ def _mlp_tf(p: dict, x: Any) -> Any:
 def _cnn_jax(p: dict, x: Any) -> Any:
     import jax
 
-    y = jax.lax.conv_general_dilated(x, p["0.weight"], (1, 1), [(1, 1), (1, 1)]) + p["0.bias"][None, :, None, None]
+    y = (
+        jax.lax.conv_general_dilated(x, p["0.weight"], (1, 1), [(1, 1), (1, 1)])
+        + p["0.bias"][None, :, None, None]
+    )
     y = jax.numpy.maximum(y, 0).reshape(x.shape[0], -1)
     return y @ p["3.weight"].T + p["3.bias"]
 
@@ -285,14 +332,14 @@ def size_rows(backends: list[str]) -> list[dict]:
 
             params = dict(prog.parameters(backend="jax").items())
             x = [hd.asarray(a.numpy(), backend="jax") for a in args]
-            row["jaxpr_eqns"] = _count_eqns(jax.make_jaxpr(lambda p, *a: prog(p, *a))(params, *x).jaxpr)
+            row["jaxpr_eqns"] = _count_eqns(jax.make_jaxpr(prog.__call__)(params, *x).jaxpr)
             row["jaxpr_eqns_by_hand"] = _count_eqns(jax.make_jaxpr(by_hand_jax)(params, *x).jaxpr)
         if "tensorflow" in backends:
             import tensorflow as tf
 
             params = dict(prog.parameters(backend="tensorflow").items())
             x = [hd.asarray(a.numpy(), backend="tensorflow") for a in args]
-            row["tf_ops"] = _count_tf_ops(tf.function(lambda p, *a: prog(p, *a)), params, x)
+            row["tf_ops"] = _count_tf_ops(tf.function(prog.__call__), params, x)
             row["tf_ops_by_hand"] = _count_tf_ops(tf.function(by_hand_tf), params, x)
         rows.append(row)
     return rows
@@ -326,7 +373,9 @@ def _from_torch(args: argparse.Namespace) -> dict[str, list[dict]]:
     if importlib.util.find_spec("torch") is None:
         return {"models": [], "size": []}
     zoo = list(_torch_models())
-    models = list(QUICK_MODELS) if args.quick else [m for m in (args.models.split(",") if args.models else zoo)]
+    models = (
+        list(QUICK_MODELS) if args.quick else [m for m in (args.models.split(",") if args.models else zoo)]
+    )
     backends = [b for b in args.backends.split(",") if b in COMPILED]
     repeat, target_s = (1, 1e-3) if args.quick else (5, 0.05)
     return {
@@ -350,28 +399,43 @@ def tables(result: dict) -> str:
             sep += "---:|---:|"
         lines += [head, sep]
         for r in torch_part["models"]:
-            line = (f"| {r['model']} | {r['graph_nodes']} | {r['convert_s']:.2f} | "
-                    f"{r['torch_eager_forward_ms']:.3f} / {r['torch_eager_grad_ms']:.3f} | "
-                    f"{r['torch_compile_forward_ms']:.3f} / {r['torch_compile_grad_ms']:.3f} |")  # fmt: skip
+            line = (
+                f"| {r['model']} | {r['graph_nodes']} | {r['convert_s']:.2f} | "
+                f"{r['torch_eager_forward_ms']:.3f} / {r['torch_eager_grad_ms']:.3f} | "
+                f"{r['torch_compile_forward_ms']:.3f} / {r['torch_compile_grad_ms']:.3f} |"
+            )
             for b in backends:
-                line += (f" {r[f'{b}_forward_ms']:.3f} / {r[f'{b}_grad_ms']:.3f} | "
-                         f"{r[f'{b}_eager_added_pct']:+.1f}, {r[f'{b}_added_ns_per_node']:+.0f} |")  # fmt: skip
+                line += (
+                    f" {r[f'{b}_forward_ms']:.3f} / {r[f'{b}_grad_ms']:.3f} | "
+                    f"{r[f'{b}_eager_added_pct']:+.1f}, {r[f'{b}_added_ns_per_node']:+.0f} |"
+                )
             lines.append(line)
         if any("torchax_forward_ms" in r for r in torch_part["models"]):
             lines += ["", "| model | torchax fwd / grad (ms, jax.jit) |", "|---|---:|"]
             for r in torch_part["models"]:
                 if "torchax_forward_ms" in r:
-                    lines.append(f"| {r['model']} | {r['torchax_forward_ms']:.3f} / {r['torchax_grad_ms']:.3f} |")
+                    lines.append(
+                        f"| {r['model']} | {r['torchax_forward_ms']:.3f} / {r['torchax_grad_ms']:.3f} |"
+                    )
     if torch_part.get("size"):
-        lines += ["", "| model | nodes | jaxpr eqns (by hand) | TF graph ops (by hand) |", "|---|---:|---:|---:|"]
+        lines += [
+            "",
+            "| model | nodes | jaxpr eqns (by hand) | TF graph ops (by hand) |",
+            "|---|---:|---:|---:|",
+        ]
         for r in torch_part["size"]:
-            lines.append(f"| {r['model']} | {r['graph_nodes']} | {r.get('jaxpr_eqns', '-')} ({r.get('jaxpr_eqns_by_hand', '-')}) "
-                         f"| {r.get('tf_ops', '-')} ({r.get('tf_ops_by_hand', '-')}) |")  # fmt: skip
+            lines.append(
+                f"| {r['model']} | {r['graph_nodes']} | "
+                f"{r.get('jaxpr_eqns', '-')} ({r.get('jaxpr_eqns_by_hand', '-')}) "
+                f"| {r.get('tf_ops', '-')} ({r.get('tf_ops_by_hand', '-')}) |"
+            )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     installed = [b for b in COMPILED if b in hd.available_backends()]
     parser.add_argument("--backends", default=",".join(installed))
     parser.add_argument("--models", default="", help="comma-separated from_torch models (default: all)")

@@ -606,8 +606,34 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _interop_table(d: dict) -> list[str]:
+    """The section of benchmarks/interop.py: one table per converter (its own ``tables``)."""
+    import interop
+
+    load = d["machine"]["load_average"]
+    lines = [
+        "## Converters: `hd.interop`",
+        "",
+        "`benchmarks/interop.py`. from_torch, per model of tests/interop/torch_models.py: the conversion "
+        "time; forward and gradient step (ms, min of repeats) under `hd.jit` on jax and tensorflow, "
+        "next to torch eager and `torch.compile` on the same inputs; eager, what hedera's fronts add "
+        "over the same generated code calling the backend namespace directly (%, and ns per graph "
+        "node). Then the size of the compiled program against a direct translation by hand (jaxpr "
+        f"equations, TF graph ops). Load average {' '.join(f'{v:.2f}' for v in load) if load else '?'} "
+        "(a shared machine: timings are noisy).",
+        "",
+        interop.tables(d),
+        "",
+        f"torchax: {d.get('torchax', '?')}. Versions 0.0.5 to 0.0.13 fail at import with torch 2.13 "
+        "(`aten.prod` has no overload `dim_Dimname`); 0.0.4 imports and runs `extract_jax`, and its "
+        "column appears above when it is installed.",
+        "",
+    ]
+    return lines
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead")
+    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "interop")
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -619,6 +645,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _dispatch_tables(disp)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
+    if data["interop"]:
+        lines += _interop_table(data["interop"])
     folder.mkdir(parents=True, exist_ok=True)
     lines += _charts(data, folder)
     if lib:

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("dispatch_overhead", "jit_overhead", "library_overhead", "lines_of_code")
+SCRIPTS = ("dispatch_overhead", "jit_overhead", "library_overhead", "lines_of_code", "interop")
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)
 SINGLE_THREAD = {

@@ -34,9 +34,17 @@ VOCAB, LENGTH = 50, 12
 
 def make_model() -> BertForSequenceClassification:
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=64, max_position_embeddings=LENGTH, num_labels=2,
-                        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)  # fmt: skip
+    config = BertConfig(
+        vocab_size=VOCAB,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=LENGTH,
+        num_labels=2,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
     return BertForSequenceClassification(config).eval()
 
 
@@ -55,7 +63,9 @@ def cross_entropy(logits: hd.Array, labels: hd.Array) -> hd.Array:
     return -hd.mean(picked)
 
 
-def fine_tune(prog: hd.interop.torch.TorchProgram, steps: int, batch: int, lr: float) -> tuple[hd.Container, list]:
+def fine_tune(
+    prog: hd.interop.torch.TorchProgram, steps: int, batch: int, lr: float
+) -> tuple[hd.Container, list]:
     """``steps`` Adam steps on JAX, compiled; the fine-tuned parameters and the loss per step."""
     opt = hd.optim.Adam(lr)
     params = prog.parameters(backend="jax")
@@ -113,13 +123,18 @@ def main(argv: list[str] | None = None) -> dict:
     max_diff = float(np.abs(torch_logits - jax_logits).max())
     accuracy = float((torch_logits.argmax(-1) == labels).mean())
 
-    print(f"from_torch: {len(prog.parameter_names)} parameters, {prog.code.count(chr(10))} lines of hedera, "
-          f"converted in {convert_s:.1f} s; {args.steps} steps on jax in {train_s:.1f} s (hd.jit)\n")  # fmt: skip
+    print(
+        f"from_torch: {len(prog.parameter_names)} parameters, {prog.code.count(chr(10))} lines of hedera, "
+        f"converted in {convert_s:.1f} s; {args.steps} steps on jax in {train_s:.1f} s (hd.jit)\n"
+    )
     print("| step | loss |\n|---:|---:|")
     for i in sorted({0, len(losses) // 4, len(losses) // 2, 3 * len(losses) // 4, len(losses) - 1}):
         print(f"| {i + 1} | {losses[i]:.4f} |")
-    print(f"\n| check | value |\n|---|---:|\n| max abs(torch - jax) logits, after load_state_dict | {max_diff:.2e} |"
-          f"\n| accuracy of the reloaded torch model (held-out batch) | {accuracy:.2f} |")  # fmt: skip
+    print(
+        "\n| check | value |\n|---|---:|\n"
+        f"| max abs(torch - jax) logits, after load_state_dict | {max_diff:.2e} |"
+        f"\n| accuracy of the reloaded torch model (held-out batch) | {accuracy:.2f} |"
+    )
 
     import matplotlib
 

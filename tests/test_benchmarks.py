@@ -118,3 +118,23 @@ def test_run_all_quick_writes_report_and_charts(tmp_path):
     assert (results / "library_overhead_mech.png").stat().st_size > 0
     loc = json.loads((results / "lines_of_code.json").read_text())
     assert loc["libraries"]["mech"]["summary"]["subset_functions"] >= 4
+
+
+def test_interop_quick(tmp_path, capsys):
+    """benchmarks/interop.py --quick: from_torch's rows for two small models on jax and tensorflow."""
+    for name in ("torch", "jax", "tensorflow"):
+        require_backend(name)
+    output = tmp_path / "interop.json"
+    assert _load("interop").main(["--quick", "--backends", "jax,tensorflow", "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    rows = result["from_torch"]["models"]
+    assert [r["model"] for r in rows] == ["conv_transpose2d", "embedding"]
+    for r in rows:
+        assert r["convert_s"] > 0 and r["graph_nodes"] > 0
+        for b in ("jax", "tensorflow"):
+            assert r[f"{b}_forward_ms"] > 0 and r[f"{b}_grad_ms"] > 0 and r[f"{b}_direct_ms"] > 0
+    sizes = {r["model"]: r for r in result["from_torch"]["size"]}
+    assert set(sizes) == {"mlp", "cnn"} and all(
+        r["jaxpr_eqns"] > 0 and r["tf_ops"] > 0 for r in sizes.values()
+    )
+    assert "| model | nodes | convert (s) |" in capsys.readouterr().out

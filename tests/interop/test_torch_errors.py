@@ -45,7 +45,7 @@ def test_wrong_shape_raises_shape_error_naming_the_argument(linear_program, back
 def test_wrong_dtype_raises_dtype_error_and_is_never_cast(linear_program, backend):
     _, prog = linear_program
     params = prog.parameters(backend=backend)
-    with pytest.raises(hd.DtypeError, match="argument 'input' has dtype float64.*float32"):
+    with pytest.raises(hd.DtypeError, match=r"argument 'input' has dtype float64.*float32"):
         prog(params, hd.asarray(np.ones((4, 3)), dtype=hd.float64, backend=backend))
 
 
@@ -56,7 +56,9 @@ def test_dynamic_dimension_accepts_other_sizes(backend):
     prog = hd.interop.from_torch(lin, (torch.ones(4, 3),), dynamic_shapes=({0: batch},))
     x = np.random.default_rng(0).standard_normal((7, 3)).astype(np.float32)
     out = prog(prog.parameters(backend=backend), hd.asarray(x, backend=backend))
-    np.testing.assert_allclose(hd.to_numpy(out), lin(torch.from_numpy(x)).detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        hd.to_numpy(out), lin(torch.from_numpy(x)).detach().numpy(), rtol=1e-5, atol=1e-6
+    )
     with pytest.raises(hd.ShapeError, match="argument 'input'"):
         prog(prog.parameters(backend=backend), hd.ones((7, 4), backend=backend))
 
@@ -88,7 +90,9 @@ def test_op_unsupported_on_a_backend_raises_there_only():
     x, w, g = torch.randn(1, 2, 4, 4), torch.randn(3, 2, 3, 3), torch.randn(1, 3, 2, 2)
 
     def backward(gr: torch.Tensor, x: torch.Tensor, w: torch.Tensor) -> tuple:
-        return aten.convolution_backward(gr, x, w, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True])
+        return aten.convolution_backward(
+            gr, x, w, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]
+        )
 
     table = torch.export.default_decompositions()
     for name in aten.convolution_backward.overloads():

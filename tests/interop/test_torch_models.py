@@ -14,10 +14,11 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-import hedera as hd  # noqa: E402
-from conftest import require_backend  # noqa: E402
 from torch.utils import _pytree  # noqa: E402
 from torch_models import MODELS  # noqa: E402
+
+import hedera as hd  # noqa: E402
+from conftest import require_backend  # noqa: E402
 
 FORWARD_TOL = 1e-4
 GRAD_RTOL = 1e-3
@@ -40,9 +41,16 @@ def torch_gradients(name: str) -> tuple[dict, list]:
     cotangents = _cotangents(want)
     module.zero_grad()
     leaves = _pytree.tree_leaves(module(*args))
-    loss = sum((leaf * torch.from_numpy(c)).sum() for leaf, c in zip(leaves, cotangents, strict=True) if c is not None)
+    loss = sum(
+        (leaf * torch.from_numpy(c)).sum()
+        for leaf, c in zip(leaves, cotangents, strict=True)
+        if c is not None
+    )
     loss.backward()
-    grads = {n: (p.grad if p.grad is not None else torch.zeros_like(p)).numpy().copy() for n, p in module.named_parameters()}
+    grads = {
+        n: (p.grad if p.grad is not None else torch.zeros_like(p)).numpy().copy()
+        for n, p in module.named_parameters()
+    }
     return grads, cotangents
 
 
@@ -78,7 +86,7 @@ def _loss_fn(prog: object, cotangents: list) -> object:
 
 @pytest.mark.parametrize("name", list(MODELS))
 def test_forward_matches_torch_eager(name, backend):
-    module, args, prog, want = converted(name)
+    _, args, prog, want = converted(name)
     out = prog(prog.parameters(backend=backend), *_inputs(args, backend))
     _assert_outputs(out, want, backend, name)
 
@@ -87,7 +95,7 @@ def test_forward_matches_torch_eager(name, backend):
 @pytest.mark.parametrize("backend_name", ["jax", "tensorflow"])
 def test_forward_under_jit(name, backend_name):
     require_backend(backend_name)
-    module, args, prog, want = converted(name)
+    _, args, prog, want = converted(name)
     out = hd.jit(prog)(prog.parameters(backend=backend_name), *_inputs(args, backend_name))
     _assert_outputs(out, want, backend_name, name)
 
@@ -97,25 +105,31 @@ def test_forward_under_jit(name, backend_name):
 def test_gradients_match_torch_autograd(name, backend_name):
     """hd.grad of the converted program, compiled with hd.jit, against torch autograd (1e-3 relative)."""
     require_backend(backend_name)
-    module, args, prog, _ = converted(name)
+    _, args, prog, _ = converted(name)
     if not prog.parameter_names:
         pytest.skip("no parameters")
     want, cotangents = torch_gradients(name)
-    grads = hd.jit(hd.grad(_loss_fn(prog, cotangents)))(prog.parameters(backend=backend_name), *_inputs(args, backend_name))
+    grads = hd.jit(hd.grad(_loss_fn(prog, cotangents)))(
+        prog.parameters(backend=backend_name), *_inputs(args, backend_name)
+    )
     assert sorted(grads.keys()) == sorted(want)
     for n, w in want.items():
         g = hd.to_numpy(grads[n])
         scale = max(float(np.abs(w).max()), 1e-6)
-        assert np.abs(g - w).max() <= GRAD_RTOL * scale, f"{name} {n} on {backend_name}: {np.abs(g - w).max()} vs {scale}"
+        assert np.abs(g - w).max() <= GRAD_RTOL * scale, (
+            f"{name} {n} on {backend_name}: {np.abs(g - w).max()} vs {scale}"
+        )
 
 
 @pytest.mark.parametrize("backend_name", ["tensorflow", "torch"])
 def test_eager_gradients_match_jit(backend_name):
     """Eager hd.grad (no compiler) gives the same gradients as the compiled one."""
     require_backend(backend_name)
-    module, args, prog, _ = converted("conv_transpose2d")
+    _, args, prog, _ = converted("conv_transpose2d")
     want, cotangents = torch_gradients("conv_transpose2d")
-    grads = hd.grad(_loss_fn(prog, cotangents))(prog.parameters(backend=backend_name), *_inputs(args, backend_name))
+    grads = hd.grad(_loss_fn(prog, cotangents))(
+        prog.parameters(backend=backend_name), *_inputs(args, backend_name)
+    )
     for n, w in want.items():
         np.testing.assert_allclose(hd.to_numpy(grads[n]), w, rtol=GRAD_RTOL, atol=GRAD_RTOL * np.abs(w).max())
 

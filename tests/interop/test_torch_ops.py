@@ -24,9 +24,8 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("expecttest")
 
 import hedera as hd  # noqa: E402
-from hedera.interop import _aten  # noqa: E402
-
 from conftest import ALL_BACKENDS, require_backend, selected_backends  # noqa: E402
+from hedera.interop import _aten  # noqa: E402
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 SAMPLES = 8 if THOROUGH else 1
@@ -34,7 +33,9 @@ SAMPLES = 8 if THOROUGH else 1
 
 def core_ops() -> list[str]:
     """The Core ATen op packets of the installed torch (those with an overload tagged core)."""
-    names = {s.name.partition("::")[2] for s in torch._C._jit_get_all_schemas() if s.name.startswith("aten::")}
+    names = {
+        s.name.partition("::")[2] for s in torch._C._jit_get_all_schemas() if s.name.startswith("aten::")
+    }
     found = []
     for name in sorted(names):
         packet = getattr(torch.ops.aten, name, None)
@@ -89,7 +90,12 @@ OPINFO = {
     "split_with_sizes": ["split_with_sizes", "split"],
     "squeeze": ["squeeze", "squeeze_multiple"],
     "var": ["var", "var_mean"],
-    "scatter_reduce": ["scatter_reduce.sum", "scatter_reduce.prod", "scatter_reduce.amax", "scatter_reduce.mean"],
+    "scatter_reduce": [
+        "scatter_reduce.sum",
+        "scatter_reduce.prod",
+        "scatter_reduce.amax",
+        "scatter_reduce.mean",
+    ],
     "max": ["max.reduction_with_dim"],
     "min": ["min.reduction_with_dim"],
     "prod": ["prod"],
@@ -104,6 +110,7 @@ OPINFO = {
     "sort": ["sort"],
     "topk": ["topk"],
 }
+
 
 #: ops that only a direct call reaches (backward ops, symbolic sizes, RNG, aliases): op -> samples
 def _direct_cases() -> dict[str, list[tuple]]:
@@ -125,45 +132,79 @@ def _direct_cases() -> dict[str, list[tuple]]:
     return {
         "alias": [(lambda x: aten.alias(x) * 1, (rn(3, 2),))],
         "copy": [(lambda x, y: aten.copy(x, y), (rn(3, 2), rn(2)))],
-        "_to_copy": [(lambda x: x.to(torch.int64), (rn(4) * 5,)), (lambda x: x.to(torch.float32), (torch.arange(4),))],
+        "_to_copy": [
+            (lambda x: x.to(torch.int64), (rn(4) * 5,)),
+            (lambda x: x.to(torch.float32), (torch.arange(4),)),
+        ],
         "clone": [(lambda x: x.clone() + 0, (rn(3),))],
         "_local_scalar_dense": [(lambda x: torch.full((2,), x.sum().item()), (rn(3),))],
         "native_dropout": [(lambda x: aten.native_dropout(x, 0.5, False), (rn(3, 4),))],
         "avg_pool2d_backward": [
-            (lambda gr, x: aten.avg_pool2d_backward(gr, x, [2, 2], [2, 2], [0, 0], False, True, None), (rn(2, 3, 3, 3), x4))
+            (
+                lambda gr, x: aten.avg_pool2d_backward(gr, x, [2, 2], [2, 2], [0, 0], False, True, None),
+                (rn(2, 3, 3, 3), x4),
+            )
         ],
-        "_adaptive_avg_pool2d_backward": [(lambda gr, x: aten._adaptive_avg_pool2d_backward(gr, x), (rn(2, 3, 2, 2), x4))],
+        "_adaptive_avg_pool2d_backward": [
+            (lambda gr, x: aten._adaptive_avg_pool2d_backward(gr, x), (rn(2, 3, 2, 2), x4))
+        ],
         "convolution_backward": [
-            (lambda gr, x, ww: aten.convolution_backward(gr, x, ww, [4], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]),
-             (rn(2, 4, 4, 4), x4, w))  # fmt: skip
+            (
+                lambda gr, x, ww: aten.convolution_backward(
+                    gr, x, ww, [4], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]
+                ),
+                (rn(2, 4, 4, 4), x4, w),
+            )
         ],
-        "embedding_dense_backward": [(lambda gr, i: aten.embedding_dense_backward(gr, i, 4, -1, False), (rn(2, 2, 3), idx))],
+        "embedding_dense_backward": [
+            (lambda gr, i: aten.embedding_dense_backward(gr, i, 4, -1, False), (rn(2, 2, 3), idx))
+        ],
         "max_pool2d_with_indices_backward": [
-            (lambda gr, x, i: aten.max_pool2d_with_indices_backward(gr, x, [2, 2], [2, 2], [0, 0], [1, 1], False, i),
-             (rn(*mp_out.shape), mp_x, mp_idx))  # fmt: skip
+            (
+                lambda gr, x, i: aten.max_pool2d_with_indices_backward(
+                    gr, x, [2, 2], [2, 2], [0, 0], [1, 1], False, i
+                ),
+                (rn(*mp_out.shape), mp_x, mp_idx),
+            )
         ],
         "native_layer_norm_backward": [
-            (lambda gr, x, m, r, ww, b: aten.native_layer_norm_backward(gr, x, [5], m, r, ww, b, [True, True, True]),
-             (rn(3, 5), ln_x, ln_out[1], ln_out[2], rn(5), rn(5)))  # fmt: skip
+            (
+                lambda gr, x, m, r, ww, b: aten.native_layer_norm_backward(
+                    gr, x, [5], m, r, ww, b, [True, True, True]
+                ),
+                (rn(3, 5), ln_x, ln_out[1], ln_out[2], rn(5), rn(5)),
+            )
         ],
         "native_group_norm_backward": [
-            (lambda gr, x, m, r, ww: aten.native_group_norm_backward(gr, x, m, r, ww, 2, 4, 9, 2, [True, True, True]),
-             (rn(2, 4, 3, 3), gn_x, gn[1], gn[2], rn(4)))  # fmt: skip
+            (
+                lambda gr, x, m, r, ww: aten.native_group_norm_backward(
+                    gr, x, m, r, ww, 2, 4, 9, 2, [True, True, True]
+                ),
+                (rn(2, 4, 3, 3), gn_x, gn[1], gn[2], rn(4)),
+            )
         ],
         "_native_batch_norm_legit": [
-            (lambda x, ww, b: aten._native_batch_norm_legit.no_stats(x, ww, b, True, 0.1, 1e-5), (rn(4, 3, 2), rn(3), rn(3)))
+            (
+                lambda x, ww, b: aten._native_batch_norm_legit.no_stats(x, ww, b, True, 0.1, 1e-5),
+                (rn(4, 3, 2), rn(3), rn(3)),
+            )
         ],
         "fill": [(lambda x: aten.fill(x, 2.5), (rn(3),))],
         "empty": [(lambda x: torch.empty(3, 2).fill_(1.0) + x, (rn(2),))],
         "empty_strided": [(lambda x: aten.empty_strided([3, 2], [2, 1]).fill_(2.0) + x, (rn(2),))],
         "scalar_tensor": [(lambda x: aten.scalar_tensor(3.0) * x, (rn(2),))],
-        "index": [(lambda x, i: x[i], (rn(4, 3), torch.tensor([3, 0, 1]))), (lambda x, i: x[:, i], (rn(4, 3), torch.tensor([[2, 0]])))],
+        "index": [
+            (lambda x, i: x[i], (rn(4, 3), torch.tensor([3, 0, 1]))),
+            (lambda x, i: x[:, i], (rn(4, 3), torch.tensor([[2, 0]]))),
+        ],
         "col2im": [(lambda x: torch.nn.functional.fold(x, (4, 5), (2, 2)), (rn(1, 12, 12),))],
         "rand": [(lambda x: torch.rand(200) + x, (torch.zeros(()),))],
         "randn": [(lambda x: torch.randn(400) + x, (torch.zeros(()),))],
         "randperm": [(lambda x: torch.randperm(10) + x, (torch.zeros((), dtype=torch.int64),))],
         "sym_size": [(lambda x: x.reshape(x.shape[0] * x.shape[1]), (rn(3, 4),))],
-        "reflection_pad3d": [(lambda x: torch.nn.functional.pad(x, (1, 2, 0, 1, 2, 1), mode="reflect"), (rn(1, 2, 3, 4, 4),))],
+        "reflection_pad3d": [
+            (lambda x: torch.nn.functional.pad(x, (1, 2, 0, 1, 2, 1), mode="reflect"), (rn(1, 2, 3, 4, 4),))
+        ],
         "replication_pad3d": [
             (lambda x: torch.nn.functional.pad(x, (1, 2, 0, 1, 2, 1), mode="replicate"), (rn(1, 2, 3, 4, 4),))
         ],
@@ -192,7 +233,9 @@ def _opinfos() -> dict[str, list]:
 
     table: dict[str, list] = {}
     for info in op_db:
-        table.setdefault(info.name if not info.variant_test_name else f"{info.name}.{info.variant_test_name}", []).append(info)
+        table.setdefault(
+            info.name if not info.variant_test_name else f"{info.name}.{info.variant_test_name}", []
+        ).append(info)
         table.setdefault(info.name, []).append(info)
     return table
 
@@ -252,7 +295,9 @@ def _leaves(out: object) -> list:
 
 def _compare(op: str, got: object, want: object, backend: str) -> None:
     got_leaves, want_leaves = _leaves(got), _leaves(want)
-    assert len(got_leaves) == len(want_leaves), f"{op} on {backend}: {len(got_leaves)} outputs, torch {len(want_leaves)}"
+    assert len(got_leaves) == len(want_leaves), (
+        f"{op} on {backend}: {len(got_leaves)} outputs, torch {len(want_leaves)}"
+    )
     for g, w in zip(got_leaves, want_leaves, strict=True):
         if not isinstance(w, torch.Tensor):
             assert g == w, f"{op} on {backend}: {g!r} != {w!r}"
@@ -265,7 +310,9 @@ def _compare(op: str, got: object, want: object, backend: str) -> None:
             _check_random(op, g)
             continue
         if w.dtype.kind in "fc":
-            np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-5, equal_nan=True, err_msg=f"{op} on {backend}")
+            np.testing.assert_allclose(
+                g, w, rtol=2e-4, atol=2e-5, equal_nan=True, err_msg=f"{op} on {backend}"
+            )
         else:
             np.testing.assert_array_equal(g, w, err_msg=f"{op} on {backend}")
 
@@ -388,12 +435,48 @@ def test_core_op_float32(op):
 #: int64 in the ci profile: ops whose integer results follow rules of their own (division,
 #: rounding, bitwise, promotion of reductions, index arithmetic)
 INT_CI = {
-    "add", "sub", "mul", "div", "remainder", "fmod", "floor", "round", "abs", "neg", "sign", "pow",
-    "maximum", "minimum", "clamp", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "eq", "lt",
-    "where", "sum", "prod", "cumsum", "mean", "amax", "argmax", "max", "sort", "topk", "cat", "gather",
-    "scatter", "index_put", "arange", "full", "constant_pad_nd",
-}  # fmt: skip
-INT_OPS = [op for op in SUPPORTED if op not in DIRECT and op not in SIZE_QUERIES and (THOROUGH or op in INT_CI)]
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "remainder",
+    "fmod",
+    "floor",
+    "round",
+    "abs",
+    "neg",
+    "sign",
+    "pow",
+    "maximum",
+    "minimum",
+    "clamp",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "eq",
+    "lt",
+    "where",
+    "sum",
+    "prod",
+    "cumsum",
+    "mean",
+    "amax",
+    "argmax",
+    "max",
+    "sort",
+    "topk",
+    "cat",
+    "gather",
+    "scatter",
+    "index_put",
+    "arange",
+    "full",
+    "constant_pad_nd",
+}
+INT_OPS = [
+    op for op in SUPPORTED if op not in DIRECT and op not in SIZE_QUERIES and (THOROUGH or op in INT_CI)
+]
 
 
 @pytest.mark.parametrize("op", INT_OPS)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import hedera as hd
-from hedera.nn import functional as F
+from hedera.nn import functional as nnf
 
 Array = Any
 
@@ -182,7 +182,7 @@ def erf(x: Array) -> Array:
     """The error function, from hedera's exact GELU (``x Φ(x)``) away from 0, its series near 0."""
     small = hd.less(hd.abs(x), 0.5)
     safe = hd.where(small, hd.ones_like(x), x)
-    from_gelu = hd.subtract(hd.divide(F.gelu(safe * math.sqrt(2.0)), safe * (math.sqrt(2.0) / 2.0)), 1.0)
+    from_gelu = hd.subtract(hd.divide(nnf.gelu(safe * math.sqrt(2.0)), safe * (math.sqrt(2.0) / 2.0)), 1.0)
     x2 = hd.square(x)
     series = hd.zeros_like(x)
     for c in reversed(_ERF_TAYLOR):
@@ -190,12 +190,20 @@ def erf(x: Array) -> Array:
     return hd.where(small, hd.multiply(series, x * (2.0 / math.sqrt(math.pi))), from_gelu)
 
 
-def clamp(x: Array, min: Any = None, max: Any = None) -> Array:  # noqa: A002 - ATen's names
+def clamp(x: Array, min: Any = None, max: Any = None) -> Array:
     out = x
     if min is not None:
-        out = hd.where(hd.isnan(out), out, hd.maximum(out, _like(x, min))) if _float(x) else hd.maximum(out, _like(x, min))
+        out = (
+            hd.where(hd.isnan(out), out, hd.maximum(out, _like(x, min)))
+            if _float(x)
+            else hd.maximum(out, _like(x, min))
+        )
     if max is not None:
-        out = hd.where(hd.isnan(out), out, hd.minimum(out, _like(x, max))) if _float(x) else hd.minimum(out, _like(x, max))
+        out = (
+            hd.where(hd.isnan(out), out, hd.minimum(out, _like(x, max)))
+            if _float(x)
+            else hd.minimum(out, _like(x, max))
+        )
     return out
 
 
@@ -232,11 +240,11 @@ def elu(x: Array, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1
 
 
 def gelu(x: Array, approximate: str = "none") -> Array:
-    return F.gelu(x, approximate=approximate == "tanh")
+    return nnf.gelu(x, approximate=approximate == "tanh")
 
 
 def sigmoid(x: Array) -> Array:
-    return F.sigmoid(x)
+    return nnf.sigmoid(x)
 
 
 def where(condition: Array, x: Any, y: Any) -> Array:
@@ -486,7 +494,9 @@ def to_copy(x: Array, dtype: Any = None, non_blocking: bool = False) -> Array:
     return x if dtype is None or dtype == hd.dtype(x) else hd.astype(x, dtype)
 
 
-def as_strided(x: Array, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Array:
+def as_strided(
+    x: Array, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
+) -> Array:
     """A strided view of ``x``'s elements in row-major order (the storage of a contiguous tensor)."""
     flat_index = np.full(tuple(size), storage_offset or 0, dtype=np.int64)
     for axis, (n, s) in enumerate(zip(size, stride, strict=True)):
@@ -585,7 +595,9 @@ def index(x: Array, indices: Sequence[Array | None]) -> Array:
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     if adjacent and positions[0] > 0:
         b = flat[0].ndim
-        order = list(range(b, b + positions[0])) + list(range(b)) + list(range(b + positions[0], gathered.ndim))
+        order = (
+            list(range(b, b + positions[0])) + list(range(b)) + list(range(b + positions[0], gathered.ndim))
+        )
         gathered = hd.permute_dims(gathered, tuple(order))
     return gathered
 
@@ -626,7 +638,11 @@ def _scatter_key(x: Array, dim: int, index: Array) -> tuple:
         shape = [1] * index.ndim
         shape[a] = index.shape[a]
         with hd.use_backend(hd.backend_of(index)):
-            key.append(hd.broadcast_to(hd.reshape(hd.arange(index.shape[a], dtype=_index()), tuple(shape)), tuple(index.shape)))
+            key.append(
+                hd.broadcast_to(
+                    hd.reshape(hd.arange(index.shape[a], dtype=_index()), tuple(shape)), tuple(index.shape)
+                )
+            )
     return tuple(key)
 
 
@@ -668,7 +684,9 @@ def scatter_reduce(
     base = x
     if not include_self:
         neutral = _neutral(reduce, x)
-        base = hd.at(x)[key].set(hd.full_like(values, neutral) if not isinstance(neutral, type(None)) else values)
+        base = hd.at(x)[key].set(
+            hd.full_like(values, neutral) if not isinstance(neutral, type(None)) else values
+        )
     out = getattr(hd.at(base)[key], method)(values)
     if reduce == "mean":
         counts = hd.at(hd.full_like(x, 1 if include_self else 0))[key].add(hd.ones_like(values))
@@ -722,7 +740,9 @@ def masked_scatter(x: Array, mask: Array, source: Array) -> Array:
     return hd.where(mask, hd.reshape(taken, tuple(x.shape)), x)
 
 
-def embedding(weight: Array, indices: Array, padding_idx: int = -1, scale_grad: bool = False, sparse: bool = False) -> Array:
+def embedding(
+    weight: Array, indices: Array, padding_idx: int = -1, scale_grad: bool = False, sparse: bool = False
+) -> Array:
     rows = hd.take(weight, hd.reshape(indices, (-1,)), axis=0)
     return hd.reshape(rows, (*indices.shape, weight.shape[-1]))
 
@@ -733,7 +753,9 @@ def embedding_dense_backward(
     flat_idx = hd.reshape(indices, (-1,))
     flat_grad = hd.reshape(grad, (-1, grad.shape[-1]))
     if padding_idx >= 0:
-        flat_grad = hd.where(hd.expand_dims(hd.equal(flat_idx, padding_idx), axis=-1), hd.zeros_like(flat_grad), flat_grad)
+        flat_grad = hd.where(
+            hd.expand_dims(hd.equal(flat_idx, padding_idx), axis=-1), hd.zeros_like(flat_grad), flat_grad
+        )
     with hd.use_backend(hd.backend_of(grad)):
         out = hd.zeros((num_weights, grad.shape[-1]), dtype=hd.dtype(grad))
     if scale_grad_by_freq:
@@ -761,7 +783,7 @@ def sort(x: Array, dim: int = -1, descending: bool = False) -> tuple[Array, Arra
     return hd.take_along_axis(x, order, axis=dim), hd.astype(order, _index())
 
 
-def topk(x: Array, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Array, Array]:  # noqa: A002
+def topk(x: Array, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Array, Array]:
     if x.ndim == 0:
         return x, hd.astype(hd.zeros_like(x), _index())
     values, indices = hd.top_k(x, k, axis=dim, largest=largest)
@@ -781,7 +803,10 @@ def _torch_pad_pairs(ndim: int, pad: Sequence[int]) -> list[tuple[int, int]]:
 
 def constant_pad_nd(x: Array, pad: Sequence[int], value: Any = 0) -> Array:
     pairs = _torch_pad_pairs(x.ndim, pad)
-    crop = tuple(slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(pairs, x.shape, strict=True))
+    crop = tuple(
+        slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n)
+        for (lo, hi), n in zip(pairs, x.shape, strict=True)
+    )
     x = x[crop]
     grow = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
     return hd.pad(x, grow, constant_values=value) if any(lo or hi for lo, hi in grow) else x
@@ -815,7 +840,13 @@ def _affine(out: Array, weight: Array | None, bias: Array | None, shape: tuple[i
 
 
 def batch_norm_no_training(
-    x: Array, weight: Array | None, bias: Array | None, running_mean: Array, running_var: Array, momentum: float, eps: float
+    x: Array,
+    weight: Array | None,
+    bias: Array | None,
+    running_mean: Array,
+    running_var: Array,
+    momentum: float,
+    eps: float,
 ) -> tuple[Array, Array, Array]:
     shape = _channel_shape(x)
     inv = hd.reciprocal(hd.sqrt(hd.add(hd.reshape(running_var, shape), eps)))
@@ -825,8 +856,14 @@ def batch_norm_no_training(
 
 
 def batch_norm_training(
-    x: Array, weight: Array | None, bias: Array | None, running_mean: Array | None, running_var: Array | None,
-    training: bool, momentum: float, eps: float,
+    x: Array,
+    weight: Array | None,
+    bias: Array | None,
+    running_mean: Array | None,
+    running_var: Array | None,
+    training: bool,
+    momentum: float,
+    eps: float,
 ) -> tuple[Array, Array, Array]:
     if not training and running_mean is not None:
         return batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps)
@@ -839,8 +876,14 @@ def batch_norm_training(
 
 
 def batch_norm_functional(
-    x: Array, weight: Array | None, bias: Array | None, running_mean: Array, running_var: Array,
-    training: bool, momentum: float, eps: float,
+    x: Array,
+    weight: Array | None,
+    bias: Array | None,
+    running_mean: Array,
+    running_var: Array,
+    training: bool,
+    momentum: float,
+    eps: float,
 ) -> tuple[Array, Array, Array, Array, Array]:
     """Batch norm that returns the updated running statistics instead of writing them in place."""
     out, mu, rstd = batch_norm_training(x, weight, bias, running_mean, running_var, training, momentum, eps)
@@ -880,23 +923,34 @@ def native_group_norm(
     mu = hd.mean(grouped, axis=-1, keepdims=True)
     rstd = hd.reciprocal(hd.sqrt(hd.add(hd.var(grouped, axis=-1, keepdims=True), eps)))
     out = hd.reshape(hd.multiply(hd.subtract(grouped, mu), rstd), tuple(x.shape))
-    return _affine(out, weight, bias, _channel_shape(x)), hd.reshape(mu, (n, group)), hd.reshape(rstd, (n, group))
+    return (
+        _affine(out, weight, bias, _channel_shape(x)),
+        hd.reshape(mu, (n, group)),
+        hd.reshape(rstd, (n, group)),
+    )
 
 
 def softmax(x: Array, dim: int, half_to_float: bool = False) -> Array:
-    return F.softmax(x, axis=dim) if x.ndim else hd.ones_like(x)
+    return nnf.softmax(x, axis=dim) if x.ndim else hd.ones_like(x)
 
 
 def log_softmax(x: Array, dim: int, half_to_float: bool = False) -> Array:
-    return F.log_softmax(x, axis=dim) if x.ndim else hd.zeros_like(x)
+    return nnf.log_softmax(x, axis=dim) if x.ndim else hd.zeros_like(x)
 
 
 # ---- convolution and pooling --------------------------------------------------------------------
 
 
 def convolution(
-    x: Array, weight: Array, bias: Array | None, stride: Sequence[int], padding: Sequence[int],
-    dilation: Sequence[int], transposed: bool, output_padding: Sequence[int], groups: int,
+    x: Array,
+    weight: Array,
+    bias: Array | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
 ) -> Array:
     nd = weight.ndim - 2
     batched = x.ndim == nd + 2
@@ -906,19 +960,34 @@ def convolution(
     w = hd.permute_dims(weight, (*range(2, nd + 2), 1, 0))
     pads = [(p, p) for p in padding]
     if transposed:
-        fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[nd - 1]
-        out = fn(x, w, bias, stride=tuple(stride), padding=pads, output_padding=tuple(output_padding),
-                 dilation=tuple(dilation), groups=groups, data_format="channels_first")  # fmt: skip
+        fn = (nnf.conv_transpose1d, nnf.conv_transpose2d, nnf.conv_transpose3d)[nd - 1]
+        out = fn(
+            x,
+            w,
+            bias,
+            stride=tuple(stride),
+            padding=pads,
+            output_padding=tuple(output_padding),
+            dilation=tuple(dilation),
+            groups=groups,
+            data_format="channels_first",
+        )
     else:
-        fn = (F.conv1d, F.conv2d, F.conv3d)[nd - 1]
-        out = fn(x, w, bias, stride=tuple(stride), padding=pads, dilation=tuple(dilation), groups=groups,
-                 data_format="channels_first")  # fmt: skip
+        fn = (nnf.conv1d, nnf.conv2d, nnf.conv3d)[nd - 1]
+        out = fn(
+            x,
+            w,
+            bias,
+            stride=tuple(stride),
+            padding=pads,
+            dilation=tuple(dilation),
+            groups=groups,
+            data_format="channels_first",
+        )
     return out if batched else hd.squeeze(out, axis=0)
 
 
-def _pool_geometry(
-    n: int, k: int, s: int, p: int, d: int, ceil_mode: bool
-) -> tuple[int, int]:
+def _pool_geometry(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> tuple[int, int]:
     """Output size and extra end padding of one pooled axis, torch's rule (a window must start in-bounds)."""
     span = d * (k - 1) + 1
     numerator = n + 2 * p - span
@@ -929,8 +998,15 @@ def _pool_geometry(
     return out, extra
 
 
-def _windows(x: Array, kernel: Sequence[int], stride: Sequence[int], padding: Sequence[int],
-             dilation: Sequence[int], ceil_mode: bool, pad_value: float) -> tuple[Array, list[np.ndarray]]:
+def _windows(
+    x: Array,
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+    pad_value: float,
+) -> tuple[Array, list[np.ndarray]]:
     """``x`` (batch, channels, *spatial) as (batch, channels, *out, *kernel) windows, and per spatial
     axis the input positions (out, kernel) they read (negative or past the end: padding)."""
     nd = len(kernel)
@@ -944,8 +1020,12 @@ def _windows(x: Array, kernel: Sequence[int], stride: Sequence[int], padding: Se
         pairs.append((padding[a], padding[a] + extra))
     padded = hd.pad(x, pairs, constant_values=pad_value) if any(lo or hi for lo, hi in pairs) else x
     for a, pos in enumerate(positions):
-        taken = hd.take(padded, _constant(x, (pos + padding[a]).reshape(-1).astype(np.int32)), axis=lead + 2 * a)
-        padded = hd.reshape(taken, (*taken.shape[: lead + 2 * a], *pos.shape, *taken.shape[lead + 2 * a + 1 :]))
+        taken = hd.take(
+            padded, _constant(x, (pos + padding[a]).reshape(-1).astype(np.int32)), axis=lead + 2 * a
+        )
+        padded = hd.reshape(
+            taken, (*taken.shape[: lead + 2 * a], *pos.shape, *taken.shape[lead + 2 * a + 1 :])
+        )
     # now (batch, channels, o1, k1, o2, k2, ...): kernel axes last
     order = list(range(lead)) + [lead + 2 * a for a in range(nd)] + [lead + 2 * a + 1 for a in range(nd)]
     return hd.permute_dims(padded, tuple(order)), positions
@@ -957,8 +1037,14 @@ def _as_list(v: Any, nd: int) -> list[int]:
 
 
 def _max_pool(nd: int) -> Callable:
-    def lowering(x: Array, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Any = 0,
-                 dilation: Any = 1, ceil_mode: bool = False) -> tuple[Array, Array]:
+    def lowering(
+        x: Array,
+        kernel_size: Sequence[int],
+        stride: Sequence[int] = (),
+        padding: Any = 0,
+        dilation: Any = 1,
+        ceil_mode: bool = False,
+    ) -> tuple[Array, Array]:
         kernel = _as_list(kernel_size, nd)
         stride = _as_list(stride, nd) if len(stride) else kernel
         pad, dil = _as_list(padding, nd), _as_list(dilation, nd)
@@ -992,8 +1078,15 @@ def _flat_input_index(which: Array, positions: list[np.ndarray], sizes: Sequence
 
 
 def _avg_pool(nd: int) -> Callable:
-    def lowering(x: Array, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Any = 0,
-                 ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Array:
+    def lowering(
+        x: Array,
+        kernel_size: Sequence[int],
+        stride: Sequence[int] = (),
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> Array:
         kernel = _as_list(kernel_size, nd)
         stride = _as_list(stride, nd) if stride is not None and len(stride) else kernel
         pad = _as_list(padding, nd)
@@ -1008,7 +1101,9 @@ def _avg_pool(nd: int) -> Callable:
     return lowering
 
 
-def _window_counts(positions: list[np.ndarray], sizes: Sequence[int], pad: Sequence[int], include_pad: bool) -> np.ndarray:
+def _window_counts(
+    positions: list[np.ndarray], sizes: Sequence[int], pad: Sequence[int], include_pad: bool
+) -> np.ndarray:
     """Divisor of each average-pool window: its elements inside the input (or the padded input)."""
     counts = np.ones((), dtype=np.int64)
     for pos, n, p in zip(positions, sizes, pad, strict=True):
@@ -1045,7 +1140,9 @@ def _source_index(n_in: int, n_out: int, scale: float | None) -> np.ndarray:
     return np.minimum(np.floor(np.arange(n_out) * ratio).astype(np.int64), n_in - 1)
 
 
-def upsample_nearest2d(x: Array, output_size: Sequence[int] | None, scale_factors: Sequence[float] | None = None) -> Array:
+def upsample_nearest2d(
+    x: Array, output_size: Sequence[int] | None, scale_factors: Sequence[float] | None = None
+) -> Array:
     sizes = _upsample_sizes(x, output_size, scale_factors)
     for a in range(2):
         axis = x.ndim - 2 + a
@@ -1058,7 +1155,7 @@ def upsample_nearest2d(x: Array, output_size: Sequence[int] | None, scale_factor
 def _upsample_sizes(x: Array, output_size: Any, scale_factors: Any) -> list[int]:
     if output_size is not None:
         return list(output_size)
-    return [int(math.floor(n * s)) for n, s in zip(x.shape[-len(scale_factors) :], scale_factors, strict=True)]
+    return [math.floor(n * s) for n, s in zip(x.shape[-len(scale_factors) :], scale_factors, strict=True)]
 
 
 def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> np.ndarray:
@@ -1077,8 +1174,12 @@ def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: float | N
     return m
 
 
-def upsample_bilinear2d(x: Array, output_size: Sequence[int] | None, align_corners: bool,
-                        scale_factors: Sequence[float] | None = None) -> Array:
+def upsample_bilinear2d(
+    x: Array,
+    output_size: Sequence[int] | None,
+    align_corners: bool,
+    scale_factors: Sequence[float] | None = None,
+) -> Array:
     sizes = _upsample_sizes(x, output_size, scale_factors)
     for a in range(2):
         axis = x.ndim - 2 + a
@@ -1089,7 +1190,9 @@ def upsample_bilinear2d(x: Array, output_size: Sequence[int] | None, align_corne
     return x
 
 
-def grid_sampler_2d(x: Array, grid: Array, interpolation_mode: int, padding_mode: int, align_corners: bool) -> Array:
+def grid_sampler_2d(
+    x: Array, grid: Array, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> Array:
     """Bilinear (mode 0) or nearest (1) sampling of (N, C, H, W) at grid (N, Ho, Wo, 2) in [-1, 1]."""
     if interpolation_mode not in (0, 1) or padding_mode not in (0, 1):
         raise hd.UnsupportedError(
@@ -1110,8 +1213,10 @@ def grid_sampler_2d(x: Array, grid: Array, interpolation_mode: int, padding_mode
     flat = hd.reshape(x, (n, c, h * w))
 
     def sample(yy: Array, xx: Array) -> Array:
-        inside = hd.logical_and(hd.logical_and(hd.greater_equal(xx, 0), hd.less(xx, w)),
-                                hd.logical_and(hd.greater_equal(yy, 0), hd.less(yy, h)))  # fmt: skip
+        inside = hd.logical_and(
+            hd.logical_and(hd.greater_equal(xx, 0), hd.less(xx, w)),
+            hd.logical_and(hd.greater_equal(yy, 0), hd.less(yy, h)),
+        )
         lin = hd.add(hd.multiply(hd.clip(yy, 0, h - 1), w), hd.clip(xx, 0, w - 1))
         lin = hd.reshape(hd.astype(lin, hd.int32), (n, 1, -1))
         vals = hd.take_along_axis(flat, hd.broadcast_to(lin, (n, c, lin.shape[-1])), axis=-1)
@@ -1128,12 +1233,22 @@ def grid_sampler_2d(x: Array, grid: Array, interpolation_mode: int, padding_mode
     def weighted(yy: Array, xx: Array, wgt: Array) -> Array:
         return hd.multiply(sample(yy, xx), hd.expand_dims(wgt, axis=1))
 
-    return (weighted(y0, x0, wy0 * wx0) + weighted(y0, x1, wy0 * wx1)
-            + weighted(y1, x0, wy1 * wx0) + weighted(y1, x1, wy1 * wx1))  # fmt: skip
+    return (
+        weighted(y0, x0, wy0 * wx0)
+        + weighted(y0, x1, wy0 * wx1)
+        + weighted(y1, x0, wy1 * wx0)
+        + weighted(y1, x1, wy1 * wx1)
+    )
 
 
-def col2im(x: Array, output_size: Sequence[int], kernel_size: Sequence[int], dilation: Sequence[int],
-           padding: Sequence[int], stride: Sequence[int]) -> Array:
+def col2im(
+    x: Array,
+    output_size: Sequence[int],
+    kernel_size: Sequence[int],
+    dilation: Sequence[int],
+    padding: Sequence[int],
+    stride: Sequence[int],
+) -> Array:
     """Sum of sliding blocks (N, C*kh*kw, L) into an image (N, C, H, W): the adjoint of unfold."""
     batched = x.ndim == 3
     if not batched:
@@ -1145,8 +1260,8 @@ def col2im(x: Array, output_size: Sequence[int], kernel_size: Sequence[int], dil
     hp, wp = h + 2 * padding[0], w + 2 * padding[1]
     oh = (hp - (dilation[0] * (kh - 1) + 1)) // stride[0] + 1
     ow = (wp - (dilation[1] * (kw - 1) + 1)) // stride[1] + 1
-    rows = (np.arange(oh)[None, :] * stride[0] + np.arange(kh)[:, None] * dilation[0])  # (kh, oh)
-    cols = (np.arange(ow)[None, :] * stride[1] + np.arange(kw)[:, None] * dilation[1])  # (kw, ow)
+    rows = np.arange(oh)[None, :] * stride[0] + np.arange(kh)[:, None] * dilation[0]  # (kh, oh)
+    cols = np.arange(ow)[None, :] * stride[1] + np.arange(kw)[:, None] * dilation[1]  # (kw, ow)
     target = (rows[:, None, :, None] * wp + cols[None, :, None, :]).reshape(-1)  # (kh*kw*oh*ow)
     blocks = hd.reshape(x, (n, c, kh * kw * oh * ow))
     image = _constant(x, np.zeros((n, c, hp * wp), np.float32), hd.dtype(x))
@@ -1178,11 +1293,19 @@ def fft_c2r(x: Array, dim: Sequence[int], normalization: int, last_dim_size: int
     return hd.fft.irfftn(x, s=tuple(sizes), axes=tuple(dim), norm=_NORM[normalization])
 
 
-# ---- backward ops: closed forms, and the vjp of the forward convolution ----------------------------------------------
+# ---- backward ops: closed forms, and the vjp of the forward convolution ------------------------
 
 
-def avg_pool2d_backward(grad: Array, x: Array, kernel_size: Sequence[int], stride: Sequence[int], padding: Sequence[int],
-                        ceil_mode: bool, count_include_pad: bool, divisor_override: int | None) -> Array:
+def avg_pool2d_backward(
+    grad: Array,
+    x: Array,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> Array:
     """The adjoint of :func:`avg_pool2d`: each window's share of ``grad`` added back where it read."""
     nd = 2
     kernel = _as_list(kernel_size, nd)
@@ -1194,15 +1317,24 @@ def avg_pool2d_backward(grad: Array, x: Array, kernel_size: Sequence[int], strid
         for n, k, s, p in zip(sizes, kernel, stride, pad, strict=True)
     ]
     counts = divisor_override or _window_counts(positions, sizes, pad, count_include_pad)
-    share = hd.divide(grad, counts if isinstance(counts, int) else _constant(grad, counts.astype(np.float32), hd.dtype(grad)))
+    share = hd.divide(
+        grad,
+        counts if isinstance(counts, int) else _constant(grad, counts.astype(np.float32), hd.dtype(grad)),
+    )
     # every (out, kernel) pair reads input position pos (when inside): a scatter-add of the share
     rows, cols = positions
-    target = rows[:, None, :, None] * sizes[1] + cols[None, :, None, :]  # (o1, o2, k1, k2) as (o1, 1, k1, 1)+...
-    inside = ((rows >= 0) & (rows < sizes[0]))[:, None, :, None] & ((cols >= 0) & (cols < sizes[1]))[None, :, None, :]
+    target = (
+        rows[:, None, :, None] * sizes[1] + cols[None, :, None, :]
+    )  # (o1, o2, k1, k2) as (o1, 1, k1, 1)+...
+    inside = ((rows >= 0) & (rows < sizes[0]))[:, None, :, None] & ((cols >= 0) & (cols < sizes[1]))[
+        None, :, None, :
+    ]
     target = np.where(inside, target, sizes[0] * sizes[1])  # outside: a spare slot, dropped below
     lead = tuple(grad.shape[: grad.ndim - nd])
-    spread = hd.broadcast_to(hd.reshape(share, (*lead, rows.shape[0], cols.shape[0], 1, 1)),
-                             (*lead, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))  # fmt: skip
+    spread = hd.broadcast_to(
+        hd.reshape(share, (*lead, rows.shape[0], cols.shape[0], 1, 1)),
+        (*lead, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]),
+    )
     flat = _constant(grad, np.zeros((*lead, sizes[0] * sizes[1] + 1), np.float32), hd.dtype(grad))
     index = _constant(grad, target.reshape(-1).astype(np.int32))
     added = hd.at(flat)[..., index].add(hd.reshape(spread, (*lead, -1)))
@@ -1214,12 +1346,25 @@ def adaptive_avg_pool2d_backward(grad: Array, x: Array) -> Array:
     out = grad
     for a in range(2):
         axis = x.ndim - 2 + a
-        m = _constant(grad, _adaptive_matrix(int(x.shape[axis]), int(grad.shape[axis])).astype(np.float32), hd.dtype(grad))
+        m = _constant(
+            grad,
+            _adaptive_matrix(int(x.shape[axis]), int(grad.shape[axis])).astype(np.float32),
+            hd.dtype(grad),
+        )
         out = hd.moveaxis(hd.tensordot(out, m, axes=([axis], [0])), -1, axis)
     return out
 
-def max_pool2d_with_indices_backward(grad: Array, x: Array, kernel_size: Sequence[int], stride: Sequence[int],
-                                     padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool, indices: Array) -> Array:
+
+def max_pool2d_with_indices_backward(
+    grad: Array,
+    x: Array,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+    indices: Array,
+) -> Array:
     flat_grad = hd.reshape(grad, (*grad.shape[:-2], -1))
     flat_idx = hd.reshape(indices, (*indices.shape[:-2], -1))
     out = hd.zeros_like(hd.reshape(x, (*x.shape[:-2], -1)))
@@ -1232,9 +1377,19 @@ def _scatter_last(out: Array, index: Array, values: Array) -> Array:
     return hd.at(out)[key].add(values)
 
 
-def convolution_backward(grad: Array, x: Array, weight: Array, bias_sizes: Any, stride: Sequence[int], padding: Sequence[int],
-                         dilation: Sequence[int], transposed: bool, output_padding: Sequence[int], groups: int,
-                         output_mask: Sequence[bool]) -> tuple[Array | None, Array | None, Array | None]:
+def convolution_backward(
+    grad: Array,
+    x: Array,
+    weight: Array,
+    bias_sizes: Any,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+    output_mask: Sequence[bool],
+) -> tuple[Array | None, Array | None, Array | None]:
     def forward(v: Array, w: Array) -> Array:
         return convolution(v, w, None, stride, padding, dilation, transposed, output_padding, groups)
 
@@ -1251,8 +1406,16 @@ def _normalized_backward(grad_hat: Array, x_hat: Array, rstd: Array, axes: tuple
     return hd.multiply(rstd, hd.subtract(hd.subtract(grad_hat, mean_g), hd.multiply(x_hat, mean_gx)))
 
 
-def native_layer_norm_backward(grad: Array, x: Array, normalized_shape: Sequence[int], mean: Array, rstd: Array,
-                               weight: Array | None, bias: Array | None, output_mask: Sequence[bool]) -> tuple:
+def native_layer_norm_backward(
+    grad: Array,
+    x: Array,
+    normalized_shape: Sequence[int],
+    mean: Array,
+    rstd: Array,
+    weight: Array | None,
+    bias: Array | None,
+    output_mask: Sequence[bool],
+) -> tuple:
     """torch's closed form, with the saved statistics ``mean`` and ``rstd`` (shaped like x, 1 on
     the normalized axes)."""
     k = len(normalized_shape)
@@ -1266,17 +1429,31 @@ def native_layer_norm_backward(grad: Array, x: Array, normalized_shape: Sequence
     return gx, gw, gb
 
 
-def native_group_norm_backward(grad: Array, x: Array, mean: Array, rstd: Array, weight: Array | None, n: int, c: int,
-                               hxw: int, group: int, output_mask: Sequence[bool]) -> tuple:
+def native_group_norm_backward(
+    grad: Array,
+    x: Array,
+    mean: Array,
+    rstd: Array,
+    weight: Array | None,
+    n: int,
+    c: int,
+    hxw: int,
+    group: int,
+    output_mask: Sequence[bool],
+) -> tuple:
     """torch's closed form; ``mean`` and ``rstd`` are the saved (n, group) statistics."""
     shape = _channel_shape(x)
     grad_hat = grad if weight is None else hd.multiply(grad, hd.reshape(weight, shape))
     stats = (n, group, 1)
-    x_hat = hd.multiply(hd.subtract(hd.reshape(x, (n, group, -1)), hd.reshape(mean, stats)), hd.reshape(rstd, stats))
+    x_hat = hd.multiply(
+        hd.subtract(hd.reshape(x, (n, group, -1)), hd.reshape(mean, stats)), hd.reshape(rstd, stats)
+    )
     gx = _normalized_backward(hd.reshape(grad_hat, (n, group, -1)), x_hat, hd.reshape(rstd, stats), (-1,))
     spatial = (0, *range(2, x.ndim))
     x_hat_full = hd.reshape(x_hat, tuple(x.shape))
-    gw = hd.sum(hd.multiply(grad, x_hat_full), axis=spatial) if output_mask[1] and weight is not None else None
+    gw = (
+        hd.sum(hd.multiply(grad, x_hat_full), axis=spatial) if output_mask[1] and weight is not None else None
+    )
     gb = hd.sum(grad, axis=spatial) if output_mask[2] else None
     return (hd.reshape(gx, tuple(x.shape)) if output_mask[0] else None), gw, gb
 
@@ -1369,7 +1546,7 @@ ROWS: dict[str, Row] = {
     "tan": Row(hd.tan, _OUT),
     "tanh": Row(hd.tanh, _OUT),
     "trunc": Row(trunc, _OUT),
-    "relu": Row(F.relu, _OUT),
+    "relu": Row(nnf.relu, _OUT),
     "bitwise_not": Row(bitwise_not),
     "isinf": Row(hd.isinf),
     "isnan": Row(hd.isnan),
@@ -1451,7 +1628,9 @@ ROWS: dict[str, Row] = {
     "arange": Row(arange),
     "rand": Row(rand, note="hedera's random stream (hd.random), not torch's; stateful: not under hd.jit"),
     "randn": Row(randn, note="hedera's random stream (hd.random), not torch's; stateful: not under hd.jit"),
-    "randperm": Row(randperm, note="hedera's random stream (hd.random), not torch's; stateful: not under hd.jit"),
+    "randperm": Row(
+        randperm, note="hedera's random stream (hd.random), not torch's; stateful: not under hd.jit"
+    ),
     "native_dropout": Row(native_dropout, note="identity in eval mode; in training, hedera's random stream"),
     # indexing, gather, scatter
     "index": Row(index),
@@ -1467,7 +1646,9 @@ ROWS: dict[str, Row] = {
     "embedding": Row(embedding),
     "embedding_dense_backward": Row(embedding_dense_backward),
     "nonzero": Row(nonzero, note="data-dependent shape: eager only (not under hd.jit)"),
-    "_local_scalar_dense": Row(local_scalar_dense, note="reads a value to Python: eager only (not under hd.jit)"),
+    "_local_scalar_dense": Row(
+        local_scalar_dense, note="reads a value to Python: eager only (not under hd.jit)"
+    ),
     "sort": Row(sort),
     "topk": Row(topk),
     # padding
@@ -1520,7 +1701,9 @@ ROWS: dict[str, Row] = {
     "_assert_tensor_metadata": Row(assertion, note="an export-time check"),
     "_assert_scalar": Row(assertion, note="an export-time check"),
     "sym_constrain_range_for_size": Row(assertion, note="an export-time check"),
-    "resize_": Row(resize_, unsupported=dict.fromkeys(BACKENDS, "an in-place op (functionalized graphs never hold it)")),
+    "resize_": Row(
+        resize_, unsupported=dict.fromkeys(BACKENDS, "an in-place op (functionalized graphs never hold it)")
+    ),
 }
 
 

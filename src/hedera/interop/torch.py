@@ -53,19 +53,51 @@ class ExportError(HederaError, ValueError):
 
 #: torch dtype name -> hedera dtype name (the dtypes a converted program can hold)
 _DTYPES = {
-    "float16": "float16", "bfloat16": "bfloat16", "float32": "float32", "float64": "float64",
-    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
-    "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool",
-    "complex64": "complex64", "complex128": "complex128",
-}  # fmt: skip
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "float32": "float32",
+    "float64": "float64",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "bool": "bool",
+    "complex64": "complex64",
+    "complex128": "complex128",
+}
 
 #: Python functions export leaves in graphs over symbolic sizes, by their source spelling
 _PY_FUNCTIONS: dict[Any, str] = {
-    **{getattr(operator, n): f"operator.{n}" for n in (
-        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "eq", "ne", "lt", "le", "gt",
-        "ge", "and_", "or_", "not_", "getitem", "abs")},
+    **{
+        getattr(operator, n): f"operator.{n}"
+        for n in (
+            "add",
+            "sub",
+            "mul",
+            "truediv",
+            "floordiv",
+            "mod",
+            "pow",
+            "neg",
+            "eq",
+            "ne",
+            "lt",
+            "le",
+            "gt",
+            "ge",
+            "and_",
+            "or_",
+            "not_",
+            "getitem",
+            "abs",
+        )
+    },
     **{getattr(math, n): f"math.{n}" for n in ("ceil", "floor", "sqrt", "trunc", "exp", "log")},
-}  # fmt: skip
+}
 
 #: names the generated source binds itself
 _RESERVED = frozenset({"hd", "aten", "dt", "operator", "math", "state", "constants", "inputs"})
@@ -152,7 +184,9 @@ def _function_module(fn: Callable) -> Any:
             return self.fn(*args, **kwargs)
 
     if not callable(fn):
-        raise NotAnArrayError(f"from_torch: module_or_fn must be a torch.nn.Module or a callable, got {type(fn).__name__}")
+        raise NotAnArrayError(
+            f"from_torch: module_or_fn must be a torch.nn.Module or a callable, got {type(fn).__name__}"
+        )
     return FunctionModule()
 
 
@@ -199,9 +233,13 @@ class TorchProgram:
         state = exported.state_dict
         self.parameter_names: tuple[str, ...] = tuple(sig.parameters)
         self.buffer_names: tuple[str, ...] = tuple(sig.buffers)
-        self._state = {name: _to_numpy(state[name] if name in state else exported.constants[name])
-                       for name in (*self.parameter_names, *self.buffer_names)}  # fmt: skip
-        self._constants = {name: _to_numpy(v) for name, v in exported.constants.items() if isinstance(v, torch.Tensor)}
+        self._state = {
+            name: _to_numpy(state[name] if name in state else exported.constants[name])
+            for name in (*self.parameter_names, *self.buffer_names)
+        }
+        self._constants = {
+            name: _to_numpy(v) for name, v in exported.constants.items() if isinstance(v, torch.Tensor)
+        }
         self._constants_on: dict[str, dict[str, Any]] = {}
         self._buffers_on: dict[str, dict[str, Any]] = {}
         self._inputs = gen.user_inputs
@@ -279,7 +317,9 @@ class TorchProgram:
         except Exception as e:
             self._name_node(e)
             raise
-        return self._unflatten(outputs, backend), hd.Container(dict(zip(self._mutated_buffers, mutations, strict=True)))
+        return self._unflatten(outputs, backend), hd.Container(
+            dict(zip(self._mutated_buffers, mutations, strict=True))
+        )
 
     def _flat_inputs(self, args: tuple, kwargs: dict) -> list:
         from torch.utils import _pytree
@@ -310,7 +350,7 @@ class TorchProgram:
         _aten.INT64_ON.setdefault(backend, _int64_on(backend))
         env = {"hd": hd, "aten": _aten, "operator": operator, "math": math, "dt": _dtype_namespace(backend)}
         env.update(_CODEGEN_FUNCTIONS)
-        exec(self._bytecode, env)  # noqa: S102 - our own generated source
+        exec(self._bytecode, env)
         self._compiled[backend] = env["forward"]
         return env["forward"]
 
@@ -320,13 +360,16 @@ class TorchProgram:
         elif isinstance(params, Mapping):
             given = dict(params)
         else:
-            raise StructureError(f"{self.__name__}: params must be a mapping (prog.parameters()), got {type(params).__name__}")
+            raise StructureError(
+                f"{self.__name__}: params must be a mapping (prog.parameters()), got {type(params).__name__}"
+            )
         missing = [n for n in self.parameter_names if n not in given]
         unknown = [n for n in given if n not in self._state]
         if missing or unknown:
             raise StructureError(
                 f"{self.__name__}: params {'lacks ' + ', '.join(missing) if missing else ''}"
-                f"{'; ' if missing and unknown else ''}{'has unknown names ' + ', '.join(unknown) if unknown else ''}"
+                f"{'; ' if missing and unknown else ''}"
+                f"{'has unknown names ' + ', '.join(unknown) if unknown else ''}"
                 " (names as in the module's state_dict: prog.parameters())"
             )
         if len(given) < len(self._state):
@@ -354,9 +397,13 @@ class TorchProgram:
                     )
                 continue
             if not (hasattr(leaf, "shape") and hasattr(leaf, "dtype")):
-                raise NotAnArrayError(f"{self.__name__}: argument {spec.name!r} must be an array, got {type(leaf).__name__}")
+                raise NotAnArrayError(
+                    f"{self.__name__}: argument {spec.name!r} must be an array, got {type(leaf).__name__}"
+                )
             shape = tuple(leaf.shape)
-            if len(shape) != len(spec.shape) or any(e is not None and e != s for e, s in zip(spec.shape, shape, strict=True)):
+            if len(shape) != len(spec.shape) or any(
+                e is not None and e != s for e, s in zip(spec.shape, shape, strict=True)
+            ):
                 raise ShapeError(
                     f"{self.__name__}: argument {spec.name!r} has shape {shape}, the export expects "
                     f"{_shape_text(spec.shape)} (declare varying dimensions with dynamic_shapes=)"
@@ -387,7 +434,8 @@ class TorchProgram:
 
     def __repr__(self) -> str:
         n = self.code.count("\n")
-        return f"<hedera program from_torch({self._module_name}): {len(self.parameter_names)} parameters, {n} lines>"
+        params = len(self.parameter_names)
+        return f"<hedera program from_torch({self._module_name}): {params} parameters, {n} lines>"
 
 
 def _concrete_arrays(values: dict[str, np.ndarray], backend: str) -> dict[str, Any]:
@@ -411,7 +459,12 @@ def _is_nested(c: hd.Container) -> bool:
 
 
 def _shape_text(shape: Sequence[int | None]) -> str:
-    return "(" + ", ".join("any" if s is None else str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+    return (
+        "("
+        + ", ".join("any" if s is None else str(s) for s in shape)
+        + ("," if len(shape) == 1 else "")
+        + ")"
+    )
 
 
 def _to_numpy(t: Any) -> np.ndarray:
@@ -528,7 +581,9 @@ class _Codegen:
                 self.user_inputs.append(self._input_spec(node))
                 user_index += 1
             else:
-                raise UnsupportedError(f"from_torch: an input of kind {spec.kind.name} ({node.name!r}) is not supported")
+                raise UnsupportedError(
+                    f"from_torch: an input of kind {spec.kind.name} ({node.name!r}) is not supported"
+                )
         for node in graph.nodes:
             if node.op == "call_function":
                 self._call(node)
@@ -537,7 +592,9 @@ class _Codegen:
             elif node.op == "get_attr":
                 continue
             elif node.op != "placeholder":
-                raise UnsupportedError(f"from_torch: graph node {node.name!r} of kind {node.op} is not supported")
+                raise UnsupportedError(
+                    f"from_torch: graph node {node.name!r} of kind {node.op} is not supported"
+                )
 
     def _input_spec(self, node: Any) -> SimpleNamespace:
         import torch
@@ -600,7 +657,9 @@ class _Codegen:
                 + (f": {_HIGHER_ORDER[hop]} is not available in this hedera" if hop in _HIGHER_ORDER else "")
             )
         else:
-            raise UnsupportedError(f"from_torch: graph node {node.name!r} calls {target!r}, which has no hedera lowering")
+            raise UnsupportedError(
+                f"from_torch: graph node {node.name!r} calls {target!r}, which has no hedera lowering"
+            )
 
     def _aten_call(self, node: Any, name: str, op: Any) -> None:
         packet, overload = op._schema.name.split("::")[1], op._overloadname
@@ -654,7 +713,9 @@ class _Codegen:
             return repr(value)
         if isinstance(value, (torch.device, torch.layout, torch.memory_format)):
             return "None"
-        raise UnsupportedError(f"from_torch: cannot express the graph argument {value!r} ({type(value).__name__})")
+        raise UnsupportedError(
+            f"from_torch: cannot express the graph argument {value!r} ({type(value).__name__})"
+        )
 
 
 class _Cast(SimpleNamespace):
@@ -685,7 +746,11 @@ def _promotion_dtype(kind: str, node: Any, args: tuple) -> str | None:
     operands = [o for o in operands if isinstance(o, (torch.Tensor, bool, int, float, complex))]
     if len(operands) < 2:
         return None
-    return str(torch.result_type(*operands[:2])).removeprefix("torch.") if isinstance(operands[0], torch.Tensor) or isinstance(operands[1], torch.Tensor) else None
+    return (
+        str(torch.result_type(*operands[:2])).removeprefix("torch.")
+        if isinstance(operands[0], torch.Tensor) or isinstance(operands[1], torch.Tensor)
+        else None
+    )
 
 
 def _drop_placement(op: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
@@ -715,6 +780,9 @@ def _callee(fn: Callable) -> str:
 def _describe(node: Any) -> str:
     target = node.target
     op = getattr(target, "_schema", None)
-    what = f"aten.{op.name.split('::')[1]}.{target._overloadname}" if op is not None else getattr(target, "__name__", str(target))
+    what = (
+        f"aten.{op.name.split('::')[1]}.{target._overloadname}"
+        if op is not None
+        else getattr(target, "__name__", str(target))
+    )
     return f"{node.name!r} ({what})"
-
