@@ -39,7 +39,7 @@ def test_wrong_shape_raises_shape_error_naming_the_argument(linear_program, back
     _, prog = linear_program
     params = prog.parameters(backend=backend)
     with pytest.raises(hd.ShapeError, match=r"argument 'input' has shape \(5, 3\).*\(4, 3\)"):
-        prog(params, hd.ones((5, 3), backend=backend))
+        prog(params, hd.asarray(np.ones((5, 3), np.float32), backend=backend))
 
 
 def test_wrong_dtype_raises_dtype_error_and_is_never_cast(linear_program, backend):
@@ -60,7 +60,7 @@ def test_dynamic_dimension_accepts_other_sizes(backend):
         hd.to_numpy(out), lin(torch.from_numpy(x)).detach().numpy(), rtol=1e-5, atol=1e-6
     )
     with pytest.raises(hd.ShapeError, match="argument 'input'"):
-        prog(prog.parameters(backend=backend), hd.ones((7, 4), backend=backend))
+        prog(prog.parameters(backend=backend), hd.asarray(np.ones((7, 4), np.float32), backend=backend))
 
 
 def test_missing_or_unknown_parameters_raise_structure_error(linear_program):
@@ -80,7 +80,7 @@ def test_op_without_lowering_raises_unsupported_naming_op_and_node():
         return torch.nn.functional.embedding_bag(ids, weight, offsets, mode="sum")
 
     args = (torch.randn(10, 3), torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2]))
-    with pytest.raises(hd.UnsupportedError, match=r"aten\._embedding_bag.*graph node '_embedding_bag'"):
+    with pytest.raises(hd.UnsupportedError, match=r"aten\._embedding_bag\w*\.default \(graph node '_embedding_bag\w*'\)"):
         hd.interop.from_torch(bag, args)
 
 

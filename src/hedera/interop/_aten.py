@@ -801,6 +801,14 @@ def _torch_pad_pairs(ndim: int, pad: Sequence[int]) -> list[tuple[int, int]]:
     return pairs
 
 
+def _crop_negative(x: Array, pairs: list[tuple[int, int]]) -> tuple[Array, list[tuple[int, int]]]:
+    """torch's negative padding crops: ``x`` cut there, and the remaining (non-negative) pads."""
+    crop = tuple(
+        slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(pairs, x.shape, strict=True)
+    )
+    return x[crop], [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
+
+
 def constant_pad_nd(x: Array, pad: Sequence[int], value: Any = 0) -> Array:
     pairs = _torch_pad_pairs(x.ndim, pad)
     crop = tuple(
@@ -814,7 +822,8 @@ def constant_pad_nd(x: Array, pad: Sequence[int], value: Any = 0) -> Array:
 
 def _pad_mode(mode: str) -> Callable:
     def lowering(x: Array, padding: Sequence[int]) -> Array:
-        return hd.pad(x, _torch_pad_pairs(x.ndim, padding), mode=mode)
+        cropped, pairs = _crop_negative(x, _torch_pad_pairs(x.ndim, padding))
+        return hd.pad(cropped, pairs, mode=mode) if any(lo or hi for lo, hi in pairs) else cropped
 
     lowering.__name__ = f"{mode}_pad"
     return lowering
