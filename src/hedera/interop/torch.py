@@ -537,8 +537,27 @@ class _Hashable:
         return hash(repr(self.value))
 
 
+def _scan_hop(combine: Callable, init: Sequence[Any], xs: Sequence[Any], additional: Sequence[Any]) -> list:
+    """torch's ``scan`` higher-order op on ``hd.scan``: ``combine(*carry, *x, *additional)`` returns
+    the new carry then the per-step outputs; the result is the final carry then the stacked outputs."""
+    n = len(init)
+
+    def step(carry: list, x: list) -> tuple[list, list]:
+        out = combine(*carry, *x, *additional)
+        return list(out[:n]), list(out[n:])
+
+    carry, ys = hd.scan(step, list(init), list(xs))
+    return [*carry, *ys]
+
+
 #: Python callables the generated source names directly
-_CODEGEN_FUNCTIONS = {"_sym_float": float, "_sym_int": int, "_sym_max": max, "_sym_min": min}
+_CODEGEN_FUNCTIONS = {
+    "_sym_float": float,
+    "_sym_int": int,
+    "_sym_max": max,
+    "_sym_min": min,
+    "_scan_hop": _scan_hop,
+}
 
 
 # ---- code generation ----------------------------------------------------------------------------
@@ -555,7 +574,11 @@ class _Codegen:
         self.user_inputs: list[SimpleNamespace] = []
         self.mutated_buffers: list[str] = []
         self.names: dict[Any, str] = {}
+        self._root = exported.graph_module
+        self._pending: list[tuple[str, Any]] = []  # subgraphs of higher-order ops, to emit
+        self._subgraph_names: dict[Any, str] = {}
         self._emit()
+        self._emit_subgraphs()
 
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -584,17 +607,69 @@ class _Codegen:
                 raise UnsupportedError(
                     f"from_torch: an input of kind {spec.kind.name} ({node.name!r}) is not supported"
                 )
+        self._emit_nodes(graph, lambda node: self._output(node, sig, OutputKind))
+
+    def _emit_nodes(self, graph: Any, output: Callable[[Any], None]) -> None:
         for node in graph.nodes:
             if node.op == "call_function":
                 self._call(node)
             elif node.op == "output":
-                self._output(node, sig, OutputKind)
+                output(node)
             elif node.op == "get_attr":
                 continue
             elif node.op != "placeholder":
                 raise UnsupportedError(
                     f"from_torch: graph node {node.name!r} of kind {node.op} is not supported"
                 )
+
+    def _emit_subgraphs(self) -> None:
+        """The branch and body graphs of ``cond``/``while_loop``/``scan``, as functions after forward."""
+        while self._pending:
+            fname, module = self._pending.pop(0)
+            self._root = module
+            placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
+            self.lines.append("")
+            self.lines.append(f"def {fname}(*args):")
+            for i, node in enumerate(placeholders):
+                self._line(f"{self._name(node)} = args[{i}]", node)
+
+            def ret(node: Any) -> None:
+                self._line(f"return [{', '.join(self._render(v) for v in node.args[0])}]", None)
+
+            self._emit_nodes(module.graph, ret)
+
+    def _subgraph(self, node: Any) -> str:
+        """The name of the function the ``get_attr`` node's subgraph becomes (queued for emission)."""
+        module = getattr(self._root, node.target)
+        if module not in self._subgraph_names:
+            taken = set(self._subgraph_names.values())
+            fname = f"_{node.target}"
+            while fname in taken:
+                fname += "_"
+            self._subgraph_names[module] = fname
+            self._pending.append((fname, module))
+        return self._subgraph_names[module]
+
+    def _higher_order(self, node: Any, name: str, hop: str) -> None:
+        if hop not in _HIGHER_ORDER or not callable(getattr(hd, hop, None)):
+            raise UnsupportedError(
+                f"from_torch: the higher-order op {hop} (graph node {node.name!r}) is not supported"
+                + (f": {_HIGHER_ORDER[hop]} is not available in this hedera" if hop in _HIGHER_ORDER else "")
+            )
+        if hop == "cond":
+            pred, true_graph, false_graph, operands = node.args
+            branches = f"{self._subgraph(true_graph)}, {self._subgraph(false_graph)}"
+            self._line(f"{name} = hd.cond({self._render(pred)}, {branches}, *{self._render(operands)})", node)
+        elif hop == "while_loop":
+            cond_graph, body_graph, carried, additional = node.args
+            extra = self._render(additional)
+            cond_fn = f"lambda c: {self._subgraph(cond_graph)}(*c, *{extra})[0]"
+            body_fn = f"lambda c: tuple({self._subgraph(body_graph)}(*c, *{extra}))"
+            self._line(f"{name} = hd.while_loop({cond_fn}, {body_fn}, tuple({self._render(carried)}))", node)
+        else:
+            combine, init, xs, additional = node.args
+            args = f"{self._render(init)}, {self._render(xs)}, {self._render(additional)}"
+            self._line(f"{name} = _scan_hop({self._subgraph(combine)}, {args})", node)
 
     def _input_spec(self, node: Any) -> SimpleNamespace:
         import torch
@@ -651,11 +726,7 @@ class _Codegen:
         elif getattr(target, "__name__", None) in ("sym_float", "sym_int", "sym_max", "sym_min"):
             self._line(f"{name} = _{target.__name__}({self._args(node.args, node.kwargs)})", node)
         elif isinstance(target, torch._ops.HigherOrderOperator):
-            hop = target.name()
-            raise UnsupportedError(
-                f"from_torch: the higher-order op {hop} (graph node {node.name!r}) is not supported"
-                + (f": {_HIGHER_ORDER[hop]} is not available in this hedera" if hop in _HIGHER_ORDER else "")
-            )
+            self._higher_order(node, name, target.name())
         else:
             raise UnsupportedError(
                 f"from_torch: graph node {node.name!r} calls {target!r}, which has no hedera lowering"
