@@ -214,10 +214,13 @@ def from_torch_rows(
         )
         row["torch_compile_forward_ms"] = times["compile_forward"] * 1e3
         row["torch_compile_grad_ms"] = times["compile_grad"] * 1e3
-        torchax = None if quick else _torchax(module, args, cotangents)
-        if torchax is not None:
-            t = _time(torchax, repeat, target_s)
-            row["torchax_forward_ms"], row["torchax_grad_ms"] = t["forward"] * 1e3, t["grad"] * 1e3
+        try:
+            torchax = None if quick else _torchax(module, args, cotangents)
+            if torchax is not None:
+                t = _time(torchax, repeat, target_s)
+                row["torchax_forward_ms"], row["torchax_grad_ms"] = t["forward"] * 1e3, t["grad"] * 1e3
+        except Exception as e:  # torchax 0.0.4 does not run every model
+            row["torchax_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
         for backend in backends:
             row.update(_backend_times(prog, args, cotangents, backend, repeat, target_s))
         rows.append(row)
@@ -410,13 +413,15 @@ def tables(result: dict) -> str:
                     f"{r[f'{b}_eager_added_pct']:+.1f}, {r[f'{b}_added_ns_per_node']:+.0f} |"
                 )
             lines.append(line)
-        if any("torchax_forward_ms" in r for r in torch_part["models"]):
+        if any("torchax_forward_ms" in r or "torchax_error" in r for r in torch_part["models"]):
             lines += ["", "| model | torchax fwd / grad (ms, jax.jit) |", "|---|---:|"]
             for r in torch_part["models"]:
                 if "torchax_forward_ms" in r:
                     lines.append(
                         f"| {r['model']} | {r['torchax_forward_ms']:.3f} / {r['torchax_grad_ms']:.3f} |"
                     )
+                elif "torchax_error" in r:
+                    lines.append(f"| {r['model']} | fails: {r['torchax_error']} |")
     if torch_part.get("size"):
         lines += [
             "",
