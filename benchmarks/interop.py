@@ -181,7 +181,7 @@ def from_torch_rows(
     from torch.utils import _pytree
 
     zoo = _torch_models()
-    rows = []
+    rows, later = [], []
     for name in models:
         module, args = zoo[name]()
         start = time.perf_counter()
@@ -214,6 +214,13 @@ def from_torch_rows(
         )
         row["torch_compile_forward_ms"] = times["compile_forward"] * 1e3
         row["torch_compile_grad_ms"] = times["compile_grad"] * 1e3
+        for backend in backends:
+            row.update(_backend_times(prog, args, cotangents, backend, repeat, target_s))
+        rows.append(row)
+        later.append((row, module, args, cotangents))
+    # torchax last: once it has run, torch.compile fails in the same process ("PyTorch is not
+    # linked with support for jax devices")
+    for row, module, args, cotangents in later:
         try:
             torchax = None if quick else _torchax(module, args, cotangents)
             if torchax is not None:
@@ -221,9 +228,6 @@ def from_torch_rows(
                 row["torchax_forward_ms"], row["torchax_grad_ms"] = t["forward"] * 1e3, t["grad"] * 1e3
         except Exception as e:  # torchax 0.0.4 does not run every model
             row["torchax_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
-        for backend in backends:
-            row.update(_backend_times(prog, args, cotangents, backend, repeat, target_s))
-        rows.append(row)
     return rows
 
 
