@@ -80,7 +80,9 @@ def test_op_without_lowering_raises_unsupported_naming_op_and_node():
         return torch.nn.functional.embedding_bag(ids, weight, offsets, mode="sum")
 
     args = (torch.randn(10, 3), torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2]))
-    with pytest.raises(hd.UnsupportedError, match=r"aten\._embedding_bag\w*\.default \(graph node '_embedding_bag\w*'\)"):
+    with pytest.raises(
+        hd.UnsupportedError, match=r"aten\._embedding_bag\w*\.default \(graph node '_embedding_bag\w*'\)"
+    ):
         hd.interop.from_torch(bag, args)
 
 

@@ -197,12 +197,17 @@ def _direct_cases() -> dict[str, list[tuple]]:
         "randperm": [(lambda x: torch.randperm(10) + x, (torch.zeros((), dtype=torch.int64),))],
         "sym_size": [(lambda x: x.reshape(x.shape[0] * x.shape[1]), (rn(3, 4),))],
         "reflection_pad1d": [(lambda x: torch.nn.functional.pad(x, (2, 1), mode="reflect"), (rn(2, 3, 5),))],
-        "reflection_pad2d": [(lambda x: torch.nn.functional.pad(x, (1, 2, 2, 0), mode="reflect"), (rn(1, 2, 4, 5),))],
+        "reflection_pad2d": [
+            (lambda x: torch.nn.functional.pad(x, (1, 2, 2, 0), mode="reflect"), (rn(1, 2, 4, 5),))
+        ],
         "replication_pad2d": [
             (lambda x: torch.nn.functional.pad(x, (1, 2, 2, 0), mode="replicate"), (rn(1, 2, 4, 5),))
         ],
         "upsample_nearest2d": [
-            (lambda x: torch.nn.functional.interpolate(x, scale_factor=2.0, mode="nearest"), (rn(1, 2, 3, 4),)),
+            (
+                lambda x: torch.nn.functional.interpolate(x, scale_factor=2.0, mode="nearest"),
+                (rn(1, 2, 3, 4),),
+            ),
             (lambda x: torch.nn.functional.interpolate(x, size=(5, 7), mode="nearest"), (rn(1, 2, 3, 4),)),
         ],
         "reflection_pad3d": [

@@ -804,7 +804,8 @@ def _torch_pad_pairs(ndim: int, pad: Sequence[int]) -> list[tuple[int, int]]:
 def _crop_negative(x: Array, pairs: list[tuple[int, int]]) -> tuple[Array, list[tuple[int, int]]]:
     """torch's negative padding crops: ``x`` cut there, and the remaining (non-negative) pads."""
     crop = tuple(
-        slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(pairs, x.shape, strict=True)
+        slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n)
+        for (lo, hi), n in zip(pairs, x.shape, strict=True)
     )
     return x[crop], [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
 
