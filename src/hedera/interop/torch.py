@@ -148,12 +148,12 @@ def from_torch(
 
     Examples
     --------
-    >>> import torch, hedera as hd
+    >>> import numpy as np, torch, hedera as hd
     >>> lin = torch.nn.Linear(3, 2)
     >>> prog = hd.interop.from_torch(lin, (torch.ones(4, 3),))
-    >>> y = prog(prog.parameters(backend="numpy"), hd.ones((4, 3), backend="numpy"))
-    >>> y.shape
-    (4, 2)
+    >>> y = prog(prog.parameters(backend="numpy"), np.ones((4, 3), np.float32))
+    >>> y.shape, y.dtype
+    ((4, 2), dtype('float32'))
     """
     import torch
 
