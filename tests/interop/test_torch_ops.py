@@ -28,7 +28,7 @@ from conftest import ALL_BACKENDS, require_backend, selected_backends  # noqa: E
 from hedera.interop import _aten  # noqa: E402
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
-SAMPLES = 8 if THOROUGH else 1
+SAMPLES = int(os.environ.get("HEDERA_OP_SAMPLES", 8 if THOROUGH else 1))
 
 
 def core_ops() -> list[str]:

@@ -941,10 +941,14 @@ def native_group_norm(
 
 
 def softmax(x: Array, dim: int, half_to_float: bool = False) -> Array:
+    if math.prod(x.shape) == 0:
+        return x
     return nnf.softmax(x, axis=dim) if x.ndim else hd.ones_like(x)
 
 
 def log_softmax(x: Array, dim: int, half_to_float: bool = False) -> Array:
+    if math.prod(x.shape) == 0:
+        return x
     return nnf.log_softmax(x, axis=dim) if x.ndim else hd.zeros_like(x)
 
 
@@ -1298,9 +1302,13 @@ def _complex_of(x: Array) -> Any:
     return hd.complex128 if hd.dtype(x) == hd.float64 else hd.complex64
 
 
+#: the inverse transform's scaling by torch's code (0: none, 1: 1/sqrt(n), 2: 1/n) as NumPy's name
+_INVERSE_NORM = {0: "forward", 1: "ortho", 2: "backward"}
+
+
 def fft_c2r(x: Array, dim: Sequence[int], normalization: int, last_dim_size: int) -> Array:
     sizes = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
-    return hd.fft.irfftn(x, s=tuple(sizes), axes=tuple(dim), norm=_NORM[normalization])
+    return hd.fft.irfftn(x, s=tuple(sizes), axes=tuple(dim), norm=_INVERSE_NORM[normalization])
 
 
 # ---- backward ops: closed forms, and the vjp of the forward convolution ------------------------
