@@ -632,8 +632,68 @@ def _interop_table(d: dict) -> list[str]:
     return lines
 
 
+# ---- import time ------------------------------------------------------------------------------
+
+
+def _import_table(d: dict) -> list[str]:
+    largest = ", ".join(
+        f"`{name}` {us / 1e3:.1f}" for name, us in d["importtime_largest_direct_imports_us"].items()
+    )
+    return [
+        "## Import time",
+        "",
+        f"`import hedera` in fresh interpreters, {d['runs']} runs each, alternated with `import numpy` "
+        "(`benchmarks/import_time.py`; bytecode cached). NumPy is part of hedera's import.",
+        "",
+        "| measure | import hedera | import numpy |",
+        "|---|---:|---:|",
+        f"| `-X importtime`, cumulative of `hedera` (median) "
+        f"| {d['importtime_hedera_us_median'] / 1e3:.1f} ms | |",
+        f"| whole process, wall (median) | {d['process_hedera_wall_s_median']:.3f} s "
+        f"| {d['process_numpy_wall_s_median']:.3f} s |",
+        f"| whole process, CPU (median) | {d['process_hedera_cpu_s_median']:.3f} s "
+        f"| {d['process_numpy_cpu_s_median']:.3f} s |",
+        "",
+        f"Largest direct imports of `hedera` (ms, cumulative): {largest}.",
+        "",
+    ]
+
+
+def _control_flow_table(d: dict) -> list[str]:
+    lines = [
+        "## Rollouts on `hd.scan`",
+        "",
+        "`benchmarks/control_flow.py`: a Pendulum rollout (`hedera.gym.rollout`, batch 16) against "
+        "the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
+        "`tf.function`, a torch Python loop), eager and compiled: the first call (compile) and the "
+        "median time per step. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
+        "",
+        "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
+        "native µs/step | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
+            f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+        )
+    for backend, s in d.get("summary", {}).items():
+        lines.append(f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
+    return [*lines, ""]
+
+
 def build(folder: Path, output: Path) -> str:
-    names = ("dispatch_overhead", "library_overhead", "lines_of_code", "jit_overhead", "interop")
+    names = (
+        "dispatch_overhead",
+        "library_overhead",
+        "lines_of_code",
+        "jit_overhead",
+        "import_time",
+        "control_flow",
+        "interop",
+    )
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
     lib, loc, disp = data["library_overhead"], data["lines_of_code"], data["dispatch_overhead"]
@@ -645,6 +705,10 @@ def build(folder: Path, output: Path) -> str:
         lines += _dispatch_tables(disp)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
+    if data["import_time"]:
+        lines += _import_table(data["import_time"])
+    if data["control_flow"]:
+        lines += _control_flow_table(data["control_flow"])
     if data["interop"]:
         lines += _interop_table(data["interop"])
     folder.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,15 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("dispatch_overhead", "jit_overhead", "library_overhead", "lines_of_code", "interop")
+SCRIPTS = (
+    "dispatch_overhead",
+    "jit_overhead",
+    "library_overhead",
+    "lines_of_code",
+    "import_time",
+    "control_flow",
+    "interop",
+)
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)
 SINGLE_THREAD = {
@@ -48,7 +56,7 @@ def commands(args: argparse.Namespace) -> list[list[str]]:
         cmd = [sys.executable, str(HERE / f"{name}.py"), "--output", str(args.results / f"{name}.json")]
         if args.quick:
             cmd.append("--quick")
-        if args.backends and name != "lines_of_code":
+        if args.backends and name not in ("lines_of_code", "import_time"):
             cmd += ["--backends", args.backends]
         if name == "library_overhead":
             cmd += shlex.split(args.library_args)

@@ -11,11 +11,12 @@ within the torque limit) are found by receding-horizon trajectory optimisation (
 predictive control by gradient descent): before every step the next ``--horizon`` actions are
 improved by ``--iterations`` Adam steps on the negative smooth reward of their rollout, the
 gradient taken through ``hedera.gym.rollout`` by ``hd.value_and_grad`` and the whole
-optimiser step compiled with ``hd.jit``; the first action is executed and the rest of the plan,
-shifted, warm-starts the next one. (Optimising all 200 actions at once from rest stalls: the
-gradient through 200 steps of a chaotic system is too rough, and a swing that does not reach
-the top costs more than hanging still.) Both the environment's smooth reward and gymnasium's
-reward of the 200 executed steps are reported.
+optimiser step compiled with ``hd.jit`` (the plan's rollout is one ``hd.scan``, so each plan
+compiles as one loop, forward and backward, not as ``--horizon`` unrolled steps); the first
+action is executed and the rest of the plan, shifted, warm-starts the next one. (Optimising all
+200 actions at once from rest stalls: the gradient through 200 steps of a chaotic system is
+too rough, and a swing that does not reach the top costs more than hanging still.) Both the
+environment's smooth reward and gymnasium's reward of the 200 executed steps are reported.
 
 Success (checked by the script and its test): within 200 steps the pendulum is swung up and
 balanced: over the last 50 steps the wrapped angle stays within 0.5 rad of upright and the

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up .venv (scripts/setup.sh), then run every check: ruff lint, ruff format, the test suite.
+# Set up .venv (scripts/setup.sh), then run every check: ruff lint, ruff format, mypy on the public
+# API, the test suite.
 #
 #   scripts/test.sh                          everything (hypothesis profile "ci")
-#   scripts/test.sh tests/test_dispatch.py   extra arguments go to pytest
+#   scripts/test.sh tests/core/test_dispatch.py   extra arguments go to pytest
 #   HYPOTHESIS_PROFILE=thorough scripts/test.sh
 #   HEDERA_BACKENDS=torch scripts/test.sh    only the torch backend in backend-parametrised tests
 #   HEDERA_TEST_WORKERS=1 scripts/test.sh    pytest-xdist workers (default 2; 0 = no xdist)
@@ -23,6 +24,8 @@ echo "test: ruff check"
 .venv/bin/ruff check . || failed+=("ruff check")
 echo "test: ruff format --check"
 .venv/bin/ruff format --check . || failed+=("ruff format")
+echo "test: mypy (the public API's annotations, pyproject.toml [tool.mypy])"
+.venv/bin/python -m mypy || failed+=("mypy")
 
 workers=${HEDERA_TEST_WORKERS:-2}
 xdist=()
@@ -47,8 +50,8 @@ fi
 if [ $# = 0 ]; then
     echo "test: pytest, dispatch tests with HEDERA_PURE_PYTHON=1"
     HEDERA_PURE_PYTHON=1 HEDERA_REQUIRE_FAST_PATH=0 .venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} \
-        --timeout=900 -q tests/test_dispatch.py tests/test_compiled_dispatch.py tests/test_errors.py \
-        tests/test_front_generated.py || failed+=("pytest (HEDERA_PURE_PYTHON=1)")
+        --timeout=900 -q tests/core/test_dispatch.py tests/core/test_compiled_dispatch.py tests/core/test_errors.py \
+        tests/core/test_front_generated.py || failed+=("pytest (HEDERA_PURE_PYTHON=1)")
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then

@@ -9,18 +9,24 @@ framework; a call without (creation, random) runs on the current backend::
         z = hd.linspace(0, 1, 5)          # a jax.Array
 
 Importing hedera imports NumPy only; each framework is imported the first time
-it is used or named. See docs/dispatch.md.
+it is used or named, and hedera's own packages (``hd.nn``, ``hd.optim``, ``hd.grad``,
+``hd.jit``, ``hd.tree``, ``hd.mech``...) the first time they are named. See docs/dispatch.md.
 """
 
 from __future__ import annotations
 
+import importlib.util as _importlib_util
 import math as _math
+import sys as _sys
+import types as _types
+import typing as _typing
 
 from . import errors
 from ._dispatch import (
     available_backends,
     backend_of,
     current_backend,
+    is_array,
     namespace,
     set_backend,
     use_backend,
@@ -50,6 +56,7 @@ from .errors import (
     BackendMismatchError,
     BackendNotInstalledError,
     BroadcastError,
+    CheckpointError,
     DtypeError,
     HederaError,
     InvalidArgumentError,
@@ -57,21 +64,66 @@ from .errors import (
     NoAutodiffError,
     NotAnArrayError,
     ShapeError,
+    StateMismatchError,
+    StructureError,
     UnknownBackendError,
     UnsupportedDtypeError,
     UnsupportedError,
 )
-from . import fft, linalg  # noqa: E402  (after the front they re-export)
-from . import tree
-from .container import Container
-from .io import load, save
-from .autodiff import execute_with_gradients, grad, jacobian, jvp, stop_gradient, value_and_grad, vjp, vmap
-from .jit import jit
-from . import random
-from . import nn_ops
-from . import nn
-from . import optim
-from . import interop  # imports no framework until a converter is used
+from . import fft, linalg, typing  # noqa: E402  (after the front they re-export)
+
+# The functions and classes of hedera's own modules, imported now (they are cheap next to the
+# front); jit eagerly in any case, since importing the submodule hedera.jit (``from hedera.jit
+# import in_jit``) binds it as this package's attribute ``jit``, which must stay the function.
+from .jit import jit  # noqa: E402
+from . import tree  # noqa: E402
+from .container import Container  # noqa: E402
+from .io import load, save  # noqa: E402
+from .autodiff import (  # noqa: E402
+    execute_with_gradients,
+    grad,
+    jacobian,
+    jvp,
+    stop_gradient,
+    value_and_grad,
+    vjp,
+    vmap,
+)
+from .control import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, A004
+
+
+def _lazy_module(name: str) -> _types.ModuleType | None:
+    """``hedera.<name>``, bound now but executed on its first attribute access
+    (:class:`importlib.util.LazyLoader`); None where it is not installed.
+
+    Not a module ``__getattr__`` (PEP 562): CPython does not specialise attribute loads on a module
+    that has one, which would cost every ``hd.sin`` lookup.
+    """
+    fullname = f"{__name__}.{name}"
+    if fullname in _sys.modules:
+        return _sys.modules[fullname]
+    spec = _importlib_util.find_spec(fullname)
+    if spec is None or spec.loader is None:
+        return None
+    spec.loader = _importlib_util.LazyLoader(spec.loader)
+    module = _importlib_util.module_from_spec(spec)
+    _sys.modules[fullname] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# hedera's packages, imported on first use: ``hd.nn.Linear`` imports hedera.nn then (as
+# ``import hedera.nn`` would). The private ones were bound by the eager imports of earlier versions.
+for _name in ("nn", "optim", "random", "nn_ops", "mech", "vision", "robot", "gym", "interop",
+              "distributed", "helpers", "_api", "_diagnose"):  # fmt: skip
+    _module = _lazy_module(_name)
+    if _module is not None:
+        globals()[_name] = _module
+del _name, _module
+
+if _typing.TYPE_CHECKING:  # the lazy modules, for type checkers and editors
+    from . import gym, helpers, interop, mech, nn, nn_ops, optim, random, robot, vision
+
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -85,14 +137,18 @@ newaxis = None
 __all__ = [
     *_front_all,
     "asarray", "at", "can_cast", "dtype", "finfo", "iinfo", "isdtype", "result_type",
-    "available_backends", "backend_of", "current_backend", "namespace", "set_backend", "use_backend",
+    "available_backends", "backend_of", "current_backend", "is_array", "namespace", "set_backend",
+    "use_backend",
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     "HederaError", "BackendMismatchError", "BackendNotInstalledError", "BroadcastError", "DtypeError",
     "InvalidArgumentError", "InvalidAxisError", "NoAutodiffError", "NotAnArrayError", "ShapeError",
     "UnknownBackendError", "UnsupportedDtypeError", "UnsupportedError",
+    "StructureError", "StateMismatchError", "CheckpointError",
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",
-    "jit", "random", "nn", "nn_ops", "optim", "interop",
+    "jit", "random", "nn", "nn_ops", "optim", "typing",
+    "mech", "vision", "robot", "gym", "interop", "helpers",
+    "cond", "switch", "while_loop", "fori_loop", "scan", "map",
 ]  # fmt: skip

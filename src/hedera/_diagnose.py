@@ -10,61 +10,31 @@ exception propagates unchanged.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from . import errors
-from ._api import BY_QUALNAME
-from .dtypes import as_hedera_dtype
+from ._api import BY_QUALNAME, FUNCTIONS, with_shape
+from ._dispatch import is_array
+from .dtypes import as_hedera_dtype, isdtype
 
-# parameters holding axes of the first array argument; expand_dims/stack may name one past the end
-_AXIS_PARAMS = ("axis", "axes", "source", "destination")
-_AXIS_ONE_PAST = {"expand_dims", "stack"}
+# the tables below are columns of the API table (hedera/_api.py): dtype kinds and shape classes
+_AXIS_PARAMS = ("axis", "axes", "source", "destination")  # axes of the first array argument
+_AXIS_ONE_PAST = with_shape("axis+1")  # expand_dims/stack may name one past the end
 
 # dtype kinds a function accepts, where the standard restricts them (consulted only once the backend
 # has failed: a framework that computes on other dtypes, as NumPy's sin on integers, still does)
-_REAL = ("integral", "real floating")
-_FLOATING = ("real floating", "complex floating")
-_ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
-    **{f: ("integral", "bool") for f in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert")},
-    **{f: ("integral",) for f in ("bitwise_left_shift", "bitwise_right_shift")},
-    **{f: ("real floating",) for f in ("atan2", "copysign", "hypot", "logaddexp", "nextafter", "signbit",
-                                        "std", "var")},
-    **{f: _FLOATING
-       for f in ("linalg.inv", "linalg.det", "linalg.cholesky", "linalg.eigh", "linalg.svd", "linalg.qr",
-                 "linalg.solve", "linalg.eigvalsh", "linalg.slogdet", "linalg.pinv", "linalg.svdvals",
-                 "linalg.matrix_rank", "linalg.matrix_norm", "linalg.vector_norm", "mean",
-                 "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1", "log",
-                 "log1p", "log2", "log10", "sin", "sinh", "sqrt", "tan", "tanh", "divide", "reciprocal")},
-    **{f: _REAL
-       for f in ("ceil", "floor", "trunc", "clip", "floor_divide", "remainder", "maximum", "minimum",
-                 "greater", "greater_equal", "less", "less_equal", "max", "min", "argmax", "argmin",
-                 "sort", "argsort", "searchsorted", "top_k")},
-    **{f: ("numeric",)
-       for f in ("abs", "add", "subtract", "multiply", "negative", "positive", "sign", "square", "pow",
-                 "sum", "prod", "cumulative_sum", "cumulative_prod", "cumsum", "cumprod", "matmul",
-                 "tensordot", "vecdot", "linalg.matmul", "linalg.tensordot", "linalg.vecdot",
-                 "linalg.outer", "linalg.cross", "linalg.matrix_power", "linalg.trace")},
-    **{f: ("bool",) for f in ("logical_and", "logical_or", "logical_xor", "logical_not")},
-    **{f: ("real floating",) for f in ("fft.rfft", "fft.rfftn", "fft.ihfft")},
-}  # fmt: skip
+_ALLOWED_KINDS: dict[str, tuple[str, ...]] = {f.qualname: f.dtype_kinds for f in FUNCTIONS if f.dtype_kinds}
 
 # functions whose array arguments broadcast together (element-wise and the like), by parameter
-_BROADCASTING = {
-    f.qualname for f in BY_QUALNAME.values() if f.category == "elementwise" and len(f.array_params) > 1
-} | {"where", "allclose", "isclose", "linalg.cross"}
-
-_CUMULATIVE = {"cumulative_sum", "cumulative_prod", "cumsum", "cumprod"}
-
+_BROADCASTING = with_shape("broadcast")
+_CUMULATIVE = with_shape("cumulative")
 # linear algebra on stacks of matrices: square ones, or at least two dimensions
-_SQUARE = {"linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh",
-           "linalg.matrix_power", "linalg.solve"}  # fmt: skip
-_MATRIX = {"tril", "triu", "linalg.matrix_norm", "linalg.svd", "linalg.svdvals", "linalg.qr", "linalg.pinv",
-           "linalg.matrix_rank", "linalg.matrix_transpose", "matrix_transpose", "linalg.diagonal",
-           "linalg.trace"}  # fmt: skip
+_SQUARE = with_shape("square")
+_MATRIX = with_shape("matrix")
 
 
-def _is_array(v: Any) -> bool:
-    return hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, type)
+_is_array = is_array
 
 
 def _shape(v: Any) -> tuple[int | None, ...]:
@@ -223,8 +193,6 @@ def _check_dtypes(qualname: str, values: dict[str, Any]) -> None:
     fn = BY_QUALNAME.get(qualname)
     if kinds is None or fn is None:
         return
-    from .dtypes import isdtype
-
     for name in fn.array_params:
         v = values.get(name)
         if not _is_array(v):
@@ -239,85 +207,152 @@ def _check_dtypes(qualname: str, values: dict[str, Any]) -> None:
             )
 
 
-def _check_shapes(qualname: str, values: dict[str, Any]) -> None:
-    """Shapes a function needs, other than broadcasting (stacks of matrices, concat, reshape, ...)."""
+def _check_matrices(qualname: str, values: dict[str, Any]) -> None:
+    """Stacks of matrices (shape class ``matrix``), square ones (``square``), and solve's right side."""
     x = values.get("x", values.get("x1"))
-    if qualname in _SQUARE or qualname in _MATRIX:
-        if not _is_array(x):
-            return
-        s = _shape(x)
-        name = "x1" if "x1" in values else "x"
-        if len(s) < 2:
-            raise errors.ShapeError(f"{qualname}: {name} must have at least 2 dimensions, got shape {s}")
-        if qualname in _SQUARE and None not in s[-2:] and s[-1] != s[-2]:
-            raise errors.ShapeError(f"{qualname}: {name} must be square (shape (..., n, n)), got shape {s}")
-        if qualname == "linalg.solve" and _is_array(values.get("x2")):
-            s2 = _shape(values["x2"])
-            k = s2[0] if len(s2) == 1 else (s2[-2] if len(s2) > 1 else None)
-            if len(s2) == 0 or (None not in (k, s[-1]) and k != s[-1]):
-                raise errors.ShapeError(f"{qualname}: x2 of shape {s2} does not fit x1 of shape {s}")
-    elif qualname in ("concat", "stack"):
-        _check_sequence_shapes(qualname, values)
-    elif qualname == "reshape" and _is_array(x):
-        _check_reshape(values)
-    elif qualname == "squeeze" and _is_array(x):
-        s, axis = _shape(x), values.get("axis")
-        for a in axis if isinstance(axis, (tuple, list)) else (axis,):
-            if isinstance(a, int) and -len(s) <= a < len(s) and s[a] not in (1, None):
-                raise errors.ShapeError(f"squeeze: axis {a} of x (shape {s}) has size {s[a]}, not 1")
-    elif qualname == "take_along_axis" and _is_array(x) and _is_array(values.get("indices")):
-        if len(values["indices"].shape) != len(x.shape):
-            raise errors.ShapeError(
-                f"take_along_axis: indices (shape {_shape(values['indices'])}) must have as many dimensions "
-                f"as x (shape {_shape(x)})"
-            )
-    elif qualname in _CUMULATIVE and _is_array(x) and len(x.shape) == 0:
+    if not _is_array(x):
+        return
+    s = _shape(x)
+    name = "x1" if "x1" in values else "x"
+    if len(s) < 2:
+        raise errors.ShapeError(f"{qualname}: {name} must have at least 2 dimensions, got shape {s}")
+    if qualname in _SQUARE and None not in s[-2:] and s[-1] != s[-2]:
+        raise errors.ShapeError(f"{qualname}: {name} must be square (shape (..., n, n)), got shape {s}")
+    if qualname == "linalg.solve" and _is_array(values.get("x2")):
+        s2 = _shape(values["x2"])
+        k = s2[0] if len(s2) == 1 else (s2[-2] if len(s2) > 1 else None)
+        if len(s2) == 0 or (None not in (k, s[-1]) and k != s[-1]):
+            raise errors.ShapeError(f"{qualname}: x2 of shape {s2} does not fit x1 of shape {s}")
+
+
+def _check_squeeze(qualname: str, values: dict[str, Any]) -> None:
+    x = values.get("x")
+    if not _is_array(x):
+        return
+    s, axis = _shape(x), values.get("axis")
+    for a in axis if isinstance(axis, (tuple, list)) else (axis,):
+        if isinstance(a, int) and -len(s) <= a < len(s) and s[a] not in (1, None):
+            raise errors.ShapeError(f"squeeze: axis {a} of x (shape {s}) has size {s[a]}, not 1")
+
+
+def _check_take_along_axis(qualname: str, values: dict[str, Any]) -> None:
+    x, indices = values.get("x"), values.get("indices")
+    if _is_array(x) and _is_array(indices) and len(indices.shape) != len(x.shape):
+        raise errors.ShapeError(
+            f"take_along_axis: indices (shape {_shape(indices)}) must have as many dimensions "
+            f"as x (shape {_shape(x)})"
+        )
+
+
+def _check_cumulative(qualname: str, values: dict[str, Any]) -> None:
+    x = values.get("x")
+    if not _is_array(x):
+        return
+    if len(x.shape) == 0:
         raise errors.ShapeError(f"{qualname}: x needs at least one dimension, got a 0-d array")
-    elif qualname in _CUMULATIVE and _is_array(x) and values.get("axis") is None and len(x.shape) > 1:
+    if values.get("axis") is None and len(x.shape) > 1:
         raise errors.InvalidArgumentError(f"{qualname}: axis must be given for x of shape {_shape(x)}")
-    elif qualname == "roll" and isinstance(values.get("shift"), (tuple, list)):
+
+
+def _check_roll(qualname: str, values: dict[str, Any]) -> None:
+    if isinstance(values.get("shift"), (tuple, list)):
         axis = values.get("axis")
         if not isinstance(axis, (tuple, list)) or len(axis) != len(values["shift"]):
             raise errors.InvalidArgumentError(
                 f"roll: shift={values['shift']!r} needs an axis tuple of the same length, got axis={axis!r}"
             )
-    elif qualname in ("nonzero", "unstack", "split") and _is_array(x) and len(x.shape) == 0:
+
+
+def _check_one_dimension(qualname: str, values: dict[str, Any]) -> None:
+    """nonzero, unstack, split: x needs an axis."""
+    x = values.get("x")
+    if _is_array(x) and len(x.shape) == 0:
         cls = errors.ShapeError if qualname == "nonzero" else errors.InvalidAxisError
         raise cls(f"{qualname}: x must have at least one dimension (axis), got a 0-d array")
-    elif qualname in ("max", "min", "argmax", "argmin") and _is_array(x) and None not in _shape(x):
-        s, axis = _shape(x), values.get("axis")
-        axes = range(len(s)) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
-        if any(isinstance(a, int) and -len(s) <= a < len(s) and s[a] == 0 for a in axes) or (
-            axis is None and 0 in s
-        ):
-            raise errors.ShapeError(f"{qualname}: x (shape {s}) has no elements to reduce over axis={axis}")
-    elif qualname == "searchsorted" and _is_array(x) and len(x.shape) != 1:
+
+
+def _check_nonempty_reduction(qualname: str, values: dict[str, Any]) -> None:
+    """max, min, argmax, argmin have no identity: the reduced axes must not be empty."""
+    x = values.get("x")
+    if not _is_array(x) or None in _shape(x):
+        return
+    s, axis = _shape(x), values.get("axis")
+    axes = range(len(s)) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
+    if any(isinstance(a, int) and -len(s) <= a < len(s) and s[a] == 0 for a in axes) or (
+        axis is None and 0 in s
+    ):
+        raise errors.ShapeError(f"{qualname}: x (shape {s}) has no elements to reduce over axis={axis}")
+
+
+def _check_searchsorted(qualname: str, values: dict[str, Any]) -> None:
+    x = values.get("x1")
+    if _is_array(x) and len(x.shape) != 1:
         raise errors.ShapeError(f"searchsorted: x1 must be one-dimensional, got shape {_shape(x)}")
-    elif qualname == "linalg.cross" and _is_array(x) and _is_array(values.get("x2")):
-        axis = values.get("axis", -1)
-        for name in ("x1", "x2"):
-            s = _shape(values[name])
-            if isinstance(axis, int) and -len(s) <= axis < len(s) and s[axis] not in (3, None):
-                raise errors.ShapeError(f"{qualname}: axis {axis} of {name} (shape {s}) must have size 3")
-    elif qualname in ("vecdot", "linalg.vecdot") and _is_array(x) and _is_array(values.get("x2")):
-        s1, s2, axis = _shape(x), _shape(values["x2"]), values.get("axis", -1)
-        if isinstance(axis, int) and -min(len(s1), len(s2)) <= axis < 0 and None not in (s1[axis], s2[axis]):
-            if s1[axis] != s2[axis]:
-                raise errors.ShapeError(
-                    f"{qualname}: axis {axis} of x1 (shape {s1}) and x2 (shape {s2}) differ"
-                )
-        _raise_unless_broadcast(qualname, {"x1": s1, "x2": s2})  # the contracted axis does not broadcast
-    elif qualname == "scatter_nd":
-        _check_scatter_nd(values)
-    elif qualname == "gather_nd" and _is_array(x) and _is_array(values.get("indices")):
-        si, batch = _shape(values["indices"]), values.get("batch_dims", 0)
-        if si and isinstance(si[-1], int) and isinstance(batch, int) and si[-1] > len(x.shape) - batch:
-            raise errors.ShapeError(
-                f"gather_nd: indices (shape {si}) index {si[-1]} axes, but x (shape {_shape(x)}) has "
-                f"{len(x.shape) - batch} after its {batch} batch dimensions"
-            )
-    elif qualname == "einsum":
-        _check_einsum(values)
+
+
+def _check_cross(qualname: str, values: dict[str, Any]) -> None:
+    if not (_is_array(values.get("x1")) and _is_array(values.get("x2"))):
+        return
+    axis = values.get("axis", -1)
+    for name in ("x1", "x2"):
+        s = _shape(values[name])
+        if isinstance(axis, int) and -len(s) <= axis < len(s) and s[axis] not in (3, None):
+            raise errors.ShapeError(f"{qualname}: axis {axis} of {name} (shape {s}) must have size 3")
+
+
+def _check_vecdot(qualname: str, values: dict[str, Any]) -> None:
+    x1, x2 = values.get("x1"), values.get("x2")
+    if not (_is_array(x1) and _is_array(x2)):
+        return
+    s1, s2, axis = _shape(x1), _shape(x2), values.get("axis", -1)
+    if isinstance(axis, int) and -min(len(s1), len(s2)) <= axis < 0 and None not in (s1[axis], s2[axis]):
+        if s1[axis] != s2[axis]:
+            raise errors.ShapeError(f"{qualname}: axis {axis} of x1 (shape {s1}) and x2 (shape {s2}) differ")
+    _raise_unless_broadcast(qualname, {"x1": s1, "x2": s2})  # the contracted axis does not broadcast
+
+
+def _check_gather_nd(qualname: str, values: dict[str, Any]) -> None:
+    x, indices = values.get("x"), values.get("indices")
+    if not (_is_array(x) and _is_array(indices)):
+        return
+    si, batch = _shape(indices), values.get("batch_dims", 0)
+    if si and isinstance(si[-1], int) and isinstance(batch, int) and si[-1] > len(x.shape) - batch:
+        raise errors.ShapeError(
+            f"gather_nd: indices (shape {si}) index {si[-1]} axes, but x (shape {_shape(x)}) has "
+            f"{len(x.shape) - batch} after its {batch} batch dimensions"
+        )
+
+
+def _shape_checks() -> dict[str, Callable[[str, dict[str, Any]], None]]:
+    """Function -> its shape check (other than broadcasting): the table's shape classes, and the
+    functions whose rule is their own."""
+    by_class = {q: _check_matrices for q in _SQUARE | _MATRIX} | {q: _check_cumulative for q in _CUMULATIVE}
+    own: dict[str, Callable[[str, dict[str, Any]], None]] = {
+        "concat": _check_sequence_shapes,
+        "stack": _check_sequence_shapes,
+        "reshape": lambda qualname, values: _check_reshape(values) if _is_array(values.get("x")) else None,
+        "squeeze": _check_squeeze,
+        "take_along_axis": _check_take_along_axis,
+        "roll": _check_roll,
+        **{q: _check_one_dimension for q in ("nonzero", "unstack", "split")},
+        **{q: _check_nonempty_reduction for q in ("max", "min", "argmax", "argmin")},
+        "searchsorted": _check_searchsorted,
+        "linalg.cross": _check_cross,
+        "vecdot": _check_vecdot,
+        "linalg.vecdot": _check_vecdot,
+        "scatter_nd": lambda qualname, values: _check_scatter_nd(values),
+        "gather_nd": _check_gather_nd,
+        "einsum": lambda qualname, values: _check_einsum(values),
+    }
+    assert not set(by_class) & set(own)
+    return by_class | own
+
+
+def _check_shapes(qualname: str, values: dict[str, Any]) -> None:
+    """Shapes a function needs, other than broadcasting (stacks of matrices, concat, reshape, ...)."""
+    check = _SHAPE_CHECKS.get(qualname)
+    if check is not None:
+        check(qualname, values)
 
 
 def _check_sequence_shapes(qualname: str, values: dict[str, Any]) -> None:
@@ -421,8 +456,6 @@ def _check_at(qualname: str, values: dict[str, Any]) -> None:
     """``hd.at(x)[index]``: index arrays must be integers or booleans; values must fit ``x[index]``."""
     if qualname != "at":
         return
-    from .dtypes import isdtype
-
     index = values["index"] if isinstance(values["index"], tuple) else (values["index"],)
     for item in index:
         if _is_array(item) and not isdtype(as_hedera_dtype(item.dtype), ("integral", "bool")):
@@ -510,3 +543,7 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
         _check_overflow(exc, qualname)
     except errors.HederaError as found:
         raise found from exc
+
+
+#: function -> the check of its shapes (see _shape_checks)
+_SHAPE_CHECKS = _shape_checks()

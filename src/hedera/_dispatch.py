@@ -18,7 +18,7 @@ import contextvars
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -28,13 +28,17 @@ from .errors import (
     BackendNotInstalledError,
     NotAnArrayError,
     UnknownBackendError,
+    UnsupportedError,
 )
 
 __all__ = [
     "BACKENDS",
     "available_backends",
+    "backend_module",
     "backend_of",
+    "backend_of_leaves",
     "current_backend",
+    "is_array",
     "load_backend",
     "namespace",
     "set_backend",
@@ -106,6 +110,36 @@ def _import_backend(name: str) -> None:
         callback()
 
 
+_SUBMODULES: dict[tuple[str, str], ModuleType] = {}
+
+
+def _import_backend_module(name: str, submodule: str) -> None:
+    """Import ``hedera.backends.<name>.<submodule>`` (after its backend) into ``_SUBMODULES``.
+
+    Returns None so that torch.compile treats it as a constant-result function and runs the
+    import for real at trace time (as :func:`_import_backend`).
+    """
+    if (name, submodule) not in _SUBMODULES:
+        load_backend(name)  # checks the name and that the framework is installed
+        _SUBMODULES[name, submodule] = importlib.import_module(f"hedera.backends.{name}.{submodule}")
+
+
+_import_backend_module._dynamo_marked_constant = True  # type: ignore[attr-defined]
+
+
+def backend_module(name: str, submodule: str) -> ModuleType:
+    """The backend's module ``hedera.backends.<name>.<submodule>`` (``"autodiff"``, ``"random"``,
+    ``"nn"``), importing the backend and the module on first use.
+
+    Raises
+    ------
+    UnknownBackendError, BackendNotInstalledError
+        As :func:`load_backend`.
+    """
+    _import_backend_module(name, submodule)
+    return getattr(load_backend(name), submodule)  # (the package's attribute: see _import_backend)
+
+
 def on_backend_load(name: str, callback: Callable[[], None]) -> None:
     """Call ``callback()`` once backend ``name`` is loaded: now if it already is, else right after.
 
@@ -150,6 +184,8 @@ def _use_torch_compiling_check() -> None:
 
 on_backend_load("torch", _use_torch_compiling_check)
 _import_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
+# Loading the tensorflow backend loads its autodiff module, which keeps AutoGraph out of hedera's code.
+on_backend_load("tensorflow", lambda: _import_backend_module("tensorflow", "autodiff"))
 
 
 def available_backends() -> list[str]:
@@ -173,6 +209,72 @@ def backend_name_of_type(t: type) -> str | None:
 
 
 backend_name_of_type._dynamo_marked_constant = True  # type: ignore[attr-defined]  # see _import_backend
+
+#: ``backend_name_of_type``'s cache alone: the backend name of a type already seen, None for
+#: non-arrays and for types not seen yet (the per-call walk of hd.jit, which must not allocate)
+backend_name_if_cached: Callable[[type], str | None] = _TYPE_TO_BACKEND.get
+
+
+def is_array(x: Any) -> bool:
+    """Whether ``x`` is a native array of a framework hedera knows (``hd.is_array``).
+
+    Python numbers, ``None``, containers and modules are not; tracers of jax, torch and
+    TensorFlow are.
+    """
+    return backend_name_of_type(type(x)) is not None and hasattr(x, "dtype") and hasattr(x, "shape")
+
+
+def _path_text(root: str, path: tuple) -> str:
+    """``args[0]['w'][1]`` for root ``args`` and path ``(0, 'w', 1)``."""
+    return root + "".join(f"[{k!r}]" for k in path)
+
+
+def backend_of_leaves(
+    fname: str,
+    leaves: Sequence[Any],
+    paths: Sequence[Any],
+    *,
+    describe: Callable[[Any], str] = repr,
+    where: str = "in one call",
+    advice: str = "convert them with hd.asarray(x, backend=...)",
+    non_arrays: str | None = None,
+) -> str | None:
+    """The one backend of the arrays among ``leaves`` (None if there are none): the check that
+    every tree-taking function (``hd.grad``, ``hd.jit``, ``hd.save``, ``hd.tree``...) makes.
+
+    ``paths[i]`` locates ``leaves[i]``; ``describe(path)`` writes it for messages. A leaf that is
+    not an array is skipped, or, with ``non_arrays`` (the expected kind, as ``"an array of a known
+    framework"``), raises NotAnArrayError naming its path.
+
+    Raises
+    ------
+    NotAnArrayError
+        For a non-array leaf, when ``non_arrays`` is given.
+    BackendMismatchError
+        If leaves of two backends are mixed, naming a path of each:
+        ``"{fname}: arrays of different backends {where} (...); {advice}"``.
+    """
+    found: dict[str, Any] = {}
+    for leaf, path in zip(leaves, paths, strict=True):
+        name = backend_name_of_type(type(leaf))
+        if name is None:
+            if non_arrays is None:
+                continue
+            raise NotAnArrayError(
+                f"{fname}: {describe(path)} must be {non_arrays}, got {type(leaf).__name__}"
+            )
+        found.setdefault(name, path)
+    if len(found) > 1:
+        parts = ", ".join(f"{describe(p)} is {n}" for n, p in found.items())
+        raise BackendMismatchError(
+            f"{fname}: arrays of different backends {where} ({parts})" + (f"; {advice}" if advice else "")
+        )
+    return next(iter(found), None)
+
+
+def path_describer(root: str) -> Callable[[tuple], str]:
+    """``describe`` for :func:`backend_of_leaves`: paths under the argument ``root`` (``args[0]['w']``)."""
+    return lambda path: _path_text(root, path)
 
 
 def backend_of(x: Any) -> str:
@@ -209,11 +311,15 @@ def _environment_default() -> str:
     return os.environ.get("HEDERA_BACKEND") or "numpy"
 
 
-# set_backend's setting, else the environment's default. The environment is read at import and by
-# set_backend(None), not per call: os.environ.get costs more than a whole numpy creation call.
-# The C hot path of the creation fronts reads this global, _context_backend and _TRACE_STACK by
-# name (hedera._fastpath.connect_current_backend): keep them module globals of these names.
-_process_backend: str = _environment_default()
+# set_backend's setting, else the environment's default, as the one item of a list (which
+# set_backend changes in place). The environment is read at import and by set_backend(None), not
+# per call: os.environ.get costs more than a whole numpy creation call.
+_process_backend: list[str] = [_environment_default()]
+
+#: what the C hot path of the creation fronts reads the current backend from
+#: (hedera._fastpath hands it to hedera._fastfront.connect_current_backend): use_backend's context
+#: variable, set_backend's one-item list, and the use_backend stack of a torch.compile trace
+CURRENT_BACKEND_STATE = (_context_backend, _process_backend, _TRACE_STACK)
 
 
 def current_backend() -> str:
@@ -230,7 +336,7 @@ def current_backend() -> str:
 
 def _ambient_backend() -> str:
     """The current backend outside compiled code. A constant to dynamo (read at trace time)."""
-    return _context_backend.get() or _process_backend
+    return _context_backend.get() or _process_backend[0]
 
 
 _ambient_backend._dynamo_marked_constant = True  # type: ignore[attr-defined]
@@ -247,12 +353,11 @@ def set_backend(name: str | None) -> None:
     ``None`` restores the default: ``$HEDERA_BACKEND`` (read again now), else ``"numpy"``. The
     framework is imported now, so a bad name fails here rather than at first use.
     """
-    global _process_backend
     if name is None:
-        _process_backend = _environment_default()
+        _process_backend[0] = _environment_default()
         return
     load_backend(name)
-    _process_backend = name
+    _process_backend[0] = name
 
 
 @contextlib.contextmanager
@@ -280,9 +385,6 @@ def use_backend(name: str) -> Iterator[ModuleType]:
 # ---- resolving a call's namespace from its arguments ----------------------------------
 
 
-_SEQUENCE_PARAMS = frozenset({"arrays", "operands", "arrays_and_dtypes"})
-
-
 def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> ModuleType:
     """The namespace for a call whose array-capable arguments are ``args``.
 
@@ -296,9 +398,11 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
     BackendMismatchError
         If arrays of two frameworks are mixed; the message names both.
     """
+    from ._api import SEQUENCE_PARAMS  # on the first miss, not at import (see hedera._error_path)
+
     found: dict[str, str] = {}
     for arg, argname in zip(args, argnames, strict=False):
-        items = arg if argname in _SEQUENCE_PARAMS and isinstance(arg, (list, tuple)) else (arg,)
+        items = arg if argname in SEQUENCE_PARAMS and isinstance(arg, (list, tuple)) else (arg,)
         for item in items:
             if item is None or (isinstance(item, (int, float, complex)) and not hasattr(item, "dtype")):
                 continue
@@ -354,8 +458,6 @@ def function_of(ns: ModuleType, qualname: str) -> Any:
         try:
             target = getattr(target, part)
         except AttributeError:
-            from .errors import UnsupportedError
-
             raise UnsupportedError(
                 f"{qualname} is not available on the {ns.__name__.rsplit('.', 1)[-1]} backend"
             ) from None

@@ -9,8 +9,10 @@
  *
  *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword,
  *     or a sequence that is not a list/tuple of one type: the Python front decides (and caches);
- *   - the backend function raised an Exception: the Python front runs the call again, so that its
- *     error path (hedera._diagnose) turns the framework's error into hedera's.
+ *   - the backend function raised an Exception: the front's ``explain`` (hedera._fastpath) gets
+ *     that exception and the call's arguments, and raises hedera's error for it
+ *     (hedera._diagnose) or returns, and then the framework's exception propagates. The call is
+ *     not run a second time.
  *
  * The Python fronts remain the reference implementation: they are what hedera runs without this
  * extension (HEDERA_PURE_PYTHON=1 or no C compiler at install), and what torch.compile traces
@@ -23,15 +25,16 @@
  *               its elements all share.
  *   VARIADIC    every positional argument (meshgrid, broadcast_arrays): key is their common type.
  *   CURRENT     no array arguments (zeros, arange): key is the current backend's name, read as
- *               hedera._dispatch.current_backend does (connect_current_backend() hands over its
- *               context variable, module globals and torch.compile trace stack).
+ *               hedera._dispatch.current_backend does, from the state connect_current_backend()
+ *               hands over (hedera._dispatch.CURRENT_BACKEND_STATE: use_backend's context
+ *               variable, set_backend's one-element list, the torch.compile trace stack).
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 3
+#define FASTFRONT_ABI 4
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -39,7 +42,8 @@
 
 typedef struct {
     PyObject_HEAD
-    PyObject *python;   /* the Python front: slow path and error path */
+    PyObject *python;   /* the Python front: the slow path */
+    PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
     PyObject *cache;    /* dict: type or tuple of types -> backend function */
     Py_ssize_t arity;
     PyObject *name;     /* bytes, kept alive for method_def.ml_name */
@@ -57,8 +61,7 @@ typedef struct {
 
 /* Where CURRENT fronts read the current backend (connect_current_backend; strong references). */
 static PyObject *current_var;      /* use_backend's ContextVar: a backend name, or None */
-static PyObject *process_globals;  /* hedera._dispatch's globals ... */
-static PyObject *process_key;      /* ... whose entry of this name is set_backend's setting */
+static PyObject *process_backend;  /* list of one str: set_backend's setting */
 static PyObject *trace_stack;      /* list: not empty while torch.compile traces use_backend */
 
 static PyObject *
@@ -82,11 +85,10 @@ current_backend_name(PyObject **types)
     }
     Py_XDECREF(name);
     if (name == NULL || name == Py_None) {
-        name = PyDict_GetItemWithError(process_globals, process_key);
-        if (name == NULL) {
-            PyErr_Clear();
+        if (PyList_GET_SIZE(process_backend) != 1) {
             return 0;
         }
+        name = PyList_GET_ITEM(process_backend, 0);
     }
     types[0] = name;
     return 1;
@@ -214,6 +216,53 @@ cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
     return target;
 }
 
+/* The error path: hand the exception just raised, with the call's arguments, to the front's
+ * explain(exception, args, kwargs). On return the exception is set again (explain found nothing to
+ * say); if explain raises, its exception (hedera's, chained to the framework's) is the one set. */
+static void
+explain_failure(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) {
+        PyException_SetTraceback(value, traceback);
+    }
+    PyObject *positional = PyTuple_New(nargs);
+    PyObject *keywords = PyDict_New();
+    if (positional == NULL || keywords == NULL) {
+        goto failed;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(positional, i, args[i]);
+    }
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        if (PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+            goto failed;
+        }
+    }
+    PyObject *said = PyObject_CallFunctionObjArgs(state->explain, value, positional, keywords, NULL);
+    Py_DECREF(positional);
+    Py_DECREF(keywords);
+    if (said == NULL) { /* explain raised: hedera's error replaces the framework's */
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(traceback);
+        return;
+    }
+    Py_DECREF(said);
+    PyErr_Restore(type, value, traceback);
+    return;
+failed:
+    Py_XDECREF(positional);
+    Py_XDECREF(keywords);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+}
+
 static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -234,14 +283,15 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
         return result; /* success, or KeyboardInterrupt and the like: pass through untouched */
     }
-    PyErr_Clear();
-    return call_python_front(state, args, nargs, kwnames);
+    explain_failure(state, args, nargs, kwnames);
+    return NULL;
 }
 
 static int
 state_traverse(FrontState *state, visitproc visit, void *arg)
 {
     Py_VISIT(state->python);
+    Py_VISIT(state->explain);
     Py_VISIT(state->cache);
     for (Py_ssize_t i = 0; i < state->hit_count; i++) {
         Py_VISIT(state->hit_types[i]);
@@ -254,6 +304,7 @@ static int
 state_clear(FrontState *state)
 {
     Py_CLEAR(state->python);
+    Py_CLEAR(state->explain);
     Py_CLEAR(state->cache);
     Py_ssize_t count = state->hit_count;
     state->hit_count = 0;
@@ -306,7 +357,7 @@ static PyMethodDef state_methods[] = {
 static PyTypeObject FrontStateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "hedera._fastfront.front",
-    .tp_doc = "The state of one hedera front function: its Python front, cache and arity.",
+    .tp_doc = "The state of one hedera front function: its Python front, explain, cache and arity.",
     .tp_basicsize = sizeof(FrontState),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)state_traverse,
@@ -318,14 +369,14 @@ static PyTypeObject FrontStateType = {
 static PyObject *
 make_front(PyObject *module, PyObject *args)
 {
-    PyObject *python, *cache, *name, *doc, *module_name;
+    PyObject *python, *explain, *cache, *name, *doc, *module_name;
     Py_ssize_t arity;
-    if (!PyArg_ParseTuple(args, "OO!nSSU:make_front", &python, &PyDict_Type, &cache, &arity, &name,
-                          &doc, &module_name)) {
+    if (!PyArg_ParseTuple(args, "OOO!nSSU:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
+                          &name, &doc, &module_name)) {
         return NULL;
     }
-    if (!PyCallable_Check(python)) {
-        PyErr_SetString(PyExc_TypeError, "make_front: python must be callable");
+    if (!PyCallable_Check(python) || !PyCallable_Check(explain)) {
+        PyErr_SetString(PyExc_TypeError, "make_front: python and explain must be callable");
         return NULL;
     }
     if (arity == 0 || arity < CURRENT || arity > MAX_TUPLE_KEY) {
@@ -343,10 +394,12 @@ make_front(PyObject *module, PyObject *args)
         return NULL;
     }
     Py_INCREF(python);
+    Py_INCREF(explain);
     Py_INCREF(cache);
     Py_INCREF(name);
     Py_INCREF(doc);
     state->python = python;
+    state->explain = explain;
     state->cache = cache;
     state->arity = arity;
     state->name = name;
@@ -363,35 +416,39 @@ make_front(PyObject *module, PyObject *args)
     return front;
 }
 
+/* state: a tuple (context_var, process_backend, trace_stack), hedera._dispatch.CURRENT_BACKEND_STATE. */
 static PyObject *
 connect_current_backend(PyObject *module, PyObject *args)
 {
-    PyObject *var, *globals, *key, *stack;
-    if (!PyArg_ParseTuple(args, "O!O!UO!:connect_current_backend", &PyContextVar_Type, &var,
-                          &PyDict_Type, &globals, &key, &PyList_Type, &stack)) {
+    PyObject *state, *var, *process, *stack;
+    if (!PyArg_ParseTuple(args, "O!:connect_current_backend", &PyTuple_Type, &state)) {
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(state, "O!O!O!:connect_current_backend", &PyContextVar_Type, &var,
+                          &PyList_Type, &process, &PyList_Type, &stack)) {
         return NULL;
     }
     Py_INCREF(var);
-    Py_INCREF(globals);
-    Py_INCREF(key);
+    Py_INCREF(process);
     Py_INCREF(stack);
     Py_XSETREF(current_var, var);
-    Py_XSETREF(process_globals, globals);
-    Py_XSETREF(process_key, key);
+    Py_XSETREF(process_backend, process);
     Py_XSETREF(trace_stack, stack);
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_methods[] = {
     {"make_front", make_front, METH_VARARGS,
-     "make_front(python, cache, arity, name, doc, module)\n--\n\n"
-     "A builtin function that calls cache[type of its array arguments] with its arguments, and\n"
-     "python(*args, **kwargs) on a miss or when that raises an Exception. name and doc are\n"
-     "bytes (doc may start with a text signature), module the name for __module__."},
+     "make_front(python, explain, cache, arity, name, doc, module)\n--\n\n"
+     "A builtin function that calls cache[type of its array arguments] with its arguments,\n"
+     "python(*args, **kwargs) on a miss, and explain(exception, args, kwargs) when the call\n"
+     "raises an Exception. name and doc are bytes (doc may start with a text signature),\n"
+     "module the name for __module__."},
     {"connect_current_backend", connect_current_backend, METH_VARARGS,
-     "connect_current_backend(context_var, globals, key, trace_stack)\n--\n\n"
-     "Where fronts of arity CURRENT read the current backend: context_var.get(), else\n"
-     "globals[key]; the Python front decides while the list trace_stack is not empty."},
+     "connect_current_backend(state)\n--\n\n"
+     "Where fronts of arity CURRENT read the current backend: state is (context_var,\n"
+     "process_backend, trace_stack); context_var.get(), else process_backend[0]; the Python\n"
+     "front decides while the list trace_stack is not empty."},
     {NULL, NULL, 0, NULL},
 };
 

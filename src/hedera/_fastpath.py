@@ -30,12 +30,13 @@ from typing import Any, TypeVar
 
 from . import _dispatch
 from ._dispatch import function_of, load_backend, traced_backend
+from ._error_path import diagnose
 
 __all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 3  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 4  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)
@@ -64,9 +65,7 @@ def _load_extension() -> ModuleType | None:
 
 def _connect_current_backend(extension: ModuleType) -> None:
     """Hand the C fronts of arity CURRENT what hedera._dispatch.current_backend reads."""
-    extension.connect_current_backend(
-        _dispatch._context_backend, vars(_dispatch), "_process_backend", _dispatch._TRACE_STACK
-    )
+    extension.connect_current_backend(_dispatch.CURRENT_BACKEND_STATE)
 
 
 _extension = _load_extension()
@@ -86,6 +85,25 @@ def _text_signature(front: FunctionType) -> str:
     return str(signature.replace(parameters=plain, return_annotation=inspect.Signature.empty))
 
 
+def _explainer(front: FunctionType, qualname: str) -> Callable[[BaseException, tuple, dict], None]:
+    """The error path of the builtin ``front``: ``explain(exception, args, kwargs)``, called by C with
+    the exception the backend function raised. It raises hedera's error for the argument at fault
+    (:func:`hedera._dispatch.diagnose`, as the Python front's ``except`` clause does) or returns,
+    and C re-raises the framework's exception. The call is not run again.
+    """
+
+    def explain(exception: BaseException, args: tuple, kwargs: dict) -> None:
+        try:
+            bound = inspect.signature(front).bind(*args, **kwargs)
+        except TypeError:  # a call that does not fit the signature: the Python front says how
+            front(*args, **kwargs)
+            return
+        bound.apply_defaults()
+        diagnose(exception, qualname, dict(bound.arguments))
+
+    return explain
+
+
 def accelerate(front: F, cache: dict, arity: int, qualname: str) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
@@ -99,7 +117,8 @@ def accelerate(front: F, cache: dict, arity: int, qualname: str) -> F:
         return front
     name = front.__name__
     doc = f"{name}{_text_signature(front)}\n--\n\n{inspect.cleandoc(front.__doc__ or '')}"
-    fast = _extension.make_front(front, cache, arity, name.encode(), doc.encode(), front.__module__)
+    explain = _explainer(front, qualname)
+    fast = _extension.make_front(front, explain, cache, arity, name.encode(), doc.encode(), front.__module__)
     ACCELERATED[fast] = front
     _POLYFILLS[fast] = _trace_polyfill(front, qualname, arity)
     if "torch._dynamo" in sys.modules:  # else the import hook at the end of this module does it

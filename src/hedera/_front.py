@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
-from ._diagnose import diagnose as _diagnose
 from ._dispatch import current_function as _current_function
+from ._error_path import diagnose as _diagnose
 from ._dispatch import miss as _miss
 from ._fastpath import CURRENT as _CURRENT
 from ._fastpath import SEQUENCE as _SEQUENCE
 from ._fastpath import VARIADIC as _VARIADIC
 from ._fastpath import accelerate as _accelerate
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ._typing import Array, DeviceLike, DTypeLike
+from .typing import Array, DeviceLike, DTypeLike
+
+if TYPE_CHECKING:
+    import numpy
 
 __all__ = [
     'arange',
@@ -160,10 +164,10 @@ __all__ = [
     'to_device',
 ]
 
-_c_arange: dict = {}
+_arange_by_backend: dict = {}
 
 
-def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """Evenly spaced values in the half-open interval [start, stop), like Python's range.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -178,10 +182,10 @@ def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, devic
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_arange, 'arange')
+    f = _current_function(_arange_by_backend, 'arange')
     try:
         return f(start, stop, step, dtype=dtype, device=device)
     except Exception as e:
@@ -189,13 +193,13 @@ def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, devic
         raise
 
 
-arange = _accelerate(arange, _c_arange, _CURRENT, 'arange')
+arange = _accelerate(arange, _arange_by_backend, _CURRENT, 'arange')
 
 
-_c_empty: dict = {}
+_empty_by_backend: dict = {}
 
 
-def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An uninitialised array of the given shape.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -212,10 +216,10 @@ def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_empty, 'empty')
+    f = _current_function(_empty_by_backend, 'empty')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
@@ -223,13 +227,13 @@ def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         raise
 
 
-empty = _accelerate(empty, _c_empty, _CURRENT, 'empty')
+empty = _accelerate(empty, _empty_by_backend, _CURRENT, 'empty')
 
 
-_c_empty_like: dict = {}
+_empty_like_by_type: dict = {}
 
 
-def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An uninitialised array with the shape (and, by default, dtype and device) of x.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -246,13 +250,13 @@ def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_empty_like[type(x)]
+        f = _empty_like_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_empty_like, 'empty_like', (x,), ('x',))
+        f = _miss(_empty_like_by_type, 'empty_like', (x,), ('x',))
     try:
         return f(x, dtype=dtype, device=device)
     except Exception as e:
@@ -260,13 +264,13 @@ def empty_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
-empty_like = _accelerate(empty_like, _c_empty_like, 1, 'empty_like')
+empty_like = _accelerate(empty_like, _empty_like_by_type, 1, 'empty_like')
 
 
-_c_eye: dict = {}
+_eye_by_backend: dict = {}
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """A two-dimensional array with ones on the k-th diagonal and zeros elsewhere.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -281,10 +285,10 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_eye, 'eye')
+    f = _current_function(_eye_by_backend, 'eye')
     try:
         return f(n_rows, n_cols, k=k, dtype=dtype, device=device)
     except Exception as e:
@@ -292,13 +296,13 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: 
         raise
 
 
-eye = _accelerate(eye, _c_eye, _CURRENT, 'eye')
+eye = _accelerate(eye, _eye_by_backend, _CURRENT, 'eye')
 
 
-_c_from_dlpack: dict = {}
+_from_dlpack_by_type: dict = {}
 
 
-def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | None = None) -> Any:
+def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | None = None) -> Array:
     """An array sharing memory with x through the DLPack protocol.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -315,13 +319,13 @@ def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | N
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_from_dlpack[type(x)]
+        f = _from_dlpack_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_from_dlpack, 'from_dlpack', (x,), ('x',))
+        f = _miss(_from_dlpack_by_type, 'from_dlpack', (x,), ('x',))
     try:
         return f(x, device=device, copy=copy)
     except Exception as e:
@@ -329,13 +333,13 @@ def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | N
         raise
 
 
-from_dlpack = _accelerate(from_dlpack, _c_from_dlpack, 1, 'from_dlpack')
+from_dlpack = _accelerate(from_dlpack, _from_dlpack_by_type, 1, 'from_dlpack')
 
 
-_c_full: dict = {}
+_full_by_backend: dict = {}
 
 
-def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array of the given shape filled with fill_value.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -352,10 +356,10 @@ def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_full, 'full')
+    f = _current_function(_full_by_backend, 'full')
     try:
         return f(shape, fill_value, dtype=dtype, device=device)
     except Exception as e:
@@ -363,13 +367,13 @@ def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = 
         raise
 
 
-full = _accelerate(full, _c_full, _CURRENT, 'full')
+full = _accelerate(full, _full_by_backend, _CURRENT, 'full')
 
 
-_c_full_like: dict = {}
+_full_like_by_type: dict = {}
 
 
-def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array like x filled with fill_value.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -386,13 +390,13 @@ def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_full_like[type(x)]
+        f = _full_like_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_full_like, 'full_like', (x,), ('x',))
+        f = _miss(_full_like_by_type, 'full_like', (x,), ('x',))
     try:
         return f(x, fill_value, dtype=dtype, device=device)
     except Exception as e:
@@ -400,13 +404,13 @@ def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device
         raise
 
 
-full_like = _accelerate(full_like, _c_full_like, 1, 'full_like')
+full_like = _accelerate(full_like, _full_like_by_type, 1, 'full_like')
 
 
-_c_linspace: dict = {}
+_linspace_by_backend: dict = {}
 
 
-def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True) -> Any:
+def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True) -> Array:
     """num evenly spaced samples over [start, stop] (or [start, stop) when endpoint is False).
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -421,10 +425,10 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_linspace, 'linspace')
+    f = _current_function(_linspace_by_backend, 'linspace')
     try:
         return f(start, stop, num, dtype=dtype, device=device, endpoint=endpoint)
     except Exception as e:
@@ -432,13 +436,13 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
         raise
 
 
-linspace = _accelerate(linspace, _c_linspace, _CURRENT, 'linspace')
+linspace = _accelerate(linspace, _linspace_by_backend, _CURRENT, 'linspace')
 
 
-_c_meshgrid: dict = {}
+_meshgrid_by_type: dict = {}
 
 
-def meshgrid(*arrays: Array, indexing='xy') -> Any:
+def meshgrid(*arrays: Array, indexing='xy') -> tuple[Array, ...]:
     """Coordinate grids from one-dimensional arrays ("xy" Cartesian or "ij" matrix indexing).
 
     Runs on the backend of ``arrays``; Python scalars follow the arrays.
@@ -451,18 +455,18 @@ def meshgrid(*arrays: Array, indexing='xy') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple of arrays
+        Native arrays of the inputs' backend.
     """
     try:
         t = type(arrays[0])
-        f = _c_meshgrid[t]
+        f = _meshgrid_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
+        f = _miss(_meshgrid_by_type, 'meshgrid', (arrays,), ('arrays',))
     else:
         for a in arrays:
             if type(a) is not t:
-                f = _miss(_c_meshgrid, 'meshgrid', (arrays,), ('arrays',))
+                f = _miss(_meshgrid_by_type, 'meshgrid', (arrays,), ('arrays',))
                 break
     try:
         return f(*arrays, indexing=indexing)
@@ -471,13 +475,13 @@ def meshgrid(*arrays: Array, indexing='xy') -> Any:
         raise
 
 
-meshgrid = _accelerate(meshgrid, _c_meshgrid, _VARIADIC, 'meshgrid')
+meshgrid = _accelerate(meshgrid, _meshgrid_by_type, _VARIADIC, 'meshgrid')
 
 
-_c_ones: dict = {}
+_ones_by_backend: dict = {}
 
 
-def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array of the given shape filled with ones.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -494,10 +498,10 @@ def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_ones, 'ones')
+    f = _current_function(_ones_by_backend, 'ones')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
@@ -505,13 +509,13 @@ def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device
         raise
 
 
-ones = _accelerate(ones, _c_ones, _CURRENT, 'ones')
+ones = _accelerate(ones, _ones_by_backend, _CURRENT, 'ones')
 
 
-_c_ones_like: dict = {}
+_ones_like_by_type: dict = {}
 
 
-def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array like x filled with ones.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -528,13 +532,13 @@ def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_ones_like[type(x)]
+        f = _ones_like_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_ones_like, 'ones_like', (x,), ('x',))
+        f = _miss(_ones_like_by_type, 'ones_like', (x,), ('x',))
     try:
         return f(x, dtype=dtype, device=device)
     except Exception as e:
@@ -542,13 +546,13 @@ def ones_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike
         raise
 
 
-ones_like = _accelerate(ones_like, _c_ones_like, 1, 'ones_like')
+ones_like = _accelerate(ones_like, _ones_like_by_type, 1, 'ones_like')
 
 
-_c_tril: dict = {}
+_tril_by_type: dict = {}
 
 
-def tril(x: Array, /, *, k=0) -> Any:
+def tril(x: Array, /, *, k=0) -> Array:
     """The lower triangle of x's last two axes (elements above the k-th diagonal zeroed).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -561,13 +565,13 @@ def tril(x: Array, /, *, k=0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_tril[type(x)]
+        f = _tril_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_tril, 'tril', (x,), ('x',))
+        f = _miss(_tril_by_type, 'tril', (x,), ('x',))
     try:
         return f(x, k=k)
     except Exception as e:
@@ -575,13 +579,13 @@ def tril(x: Array, /, *, k=0) -> Any:
         raise
 
 
-tril = _accelerate(tril, _c_tril, 1, 'tril')
+tril = _accelerate(tril, _tril_by_type, 1, 'tril')
 
 
-_c_triu: dict = {}
+_triu_by_type: dict = {}
 
 
-def triu(x: Array, /, *, k=0) -> Any:
+def triu(x: Array, /, *, k=0) -> Array:
     """The upper triangle of x's last two axes (elements below the k-th diagonal zeroed).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -594,13 +598,13 @@ def triu(x: Array, /, *, k=0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_triu[type(x)]
+        f = _triu_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_triu, 'triu', (x,), ('x',))
+        f = _miss(_triu_by_type, 'triu', (x,), ('x',))
     try:
         return f(x, k=k)
     except Exception as e:
@@ -608,13 +612,13 @@ def triu(x: Array, /, *, k=0) -> Any:
         raise
 
 
-triu = _accelerate(triu, _c_triu, 1, 'triu')
+triu = _accelerate(triu, _triu_by_type, 1, 'triu')
 
 
-_c_zeros: dict = {}
+_zeros_by_backend: dict = {}
 
 
-def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array of the given shape filled with zeros.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -631,10 +635,10 @@ def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_zeros, 'zeros')
+    f = _current_function(_zeros_by_backend, 'zeros')
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
@@ -642,13 +646,13 @@ def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         raise
 
 
-zeros = _accelerate(zeros, _c_zeros, _CURRENT, 'zeros')
+zeros = _accelerate(zeros, _zeros_by_backend, _CURRENT, 'zeros')
 
 
-_c_zeros_like: dict = {}
+_zeros_like_by_type: dict = {}
 
 
-def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """An array like x filled with zeros.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -665,13 +669,13 @@ def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_zeros_like[type(x)]
+        f = _zeros_like_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_zeros_like, 'zeros_like', (x,), ('x',))
+        f = _miss(_zeros_like_by_type, 'zeros_like', (x,), ('x',))
     try:
         return f(x, dtype=dtype, device=device)
     except Exception as e:
@@ -679,13 +683,13 @@ def zeros_like(x: Array, /, *, dtype: DTypeLike | None = None, device: DeviceLik
         raise
 
 
-zeros_like = _accelerate(zeros_like, _c_zeros_like, 1, 'zeros_like')
+zeros_like = _accelerate(zeros_like, _zeros_like_by_type, 1, 'zeros_like')
 
 
-_c_astype: dict = {}
+_astype_by_type: dict = {}
 
 
-def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, device: DeviceLike | None = None) -> Any:
+def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool = True, device: DeviceLike | None = None) -> Array:
     """A copy (or, with copy=False, possibly x itself) of x cast to dtype.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -704,13 +708,13 @@ def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, de
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_astype[type(x)]
+        f = _astype_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_astype, 'astype', (x,), ('x',))
+        f = _miss(_astype_by_type, 'astype', (x,), ('x',))
     try:
         return f(x, dtype, copy=copy, device=device)
     except Exception as e:
@@ -718,13 +722,13 @@ def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool | None = True, de
         raise
 
 
-astype = _accelerate(astype, _c_astype, 1, 'astype')
+astype = _accelerate(astype, _astype_by_type, 1, 'astype')
 
 
-_c_abs: dict = {}
+_abs_by_type: dict = {}
 
 
-def abs(x: Array, /) -> Any:
+def abs(x: Array, /) -> Array:
     """Absolute value, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -737,13 +741,13 @@ def abs(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_abs[type(x)]
+        f = _abs_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_abs, 'abs', (x,), ('x',))
+        f = _miss(_abs_by_type, 'abs', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -751,13 +755,13 @@ def abs(x: Array, /) -> Any:
         raise
 
 
-abs = _accelerate(abs, _c_abs, 1, 'abs')
+abs = _accelerate(abs, _abs_by_type, 1, 'abs')
 
 
-_c_acos: dict = {}
+_acos_by_type: dict = {}
 
 
-def acos(x: Array, /) -> Any:
+def acos(x: Array, /) -> Array:
     """Inverse cosine, element-wise, in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -770,13 +774,13 @@ def acos(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_acos[type(x)]
+        f = _acos_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_acos, 'acos', (x,), ('x',))
+        f = _miss(_acos_by_type, 'acos', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -784,13 +788,13 @@ def acos(x: Array, /) -> Any:
         raise
 
 
-acos = _accelerate(acos, _c_acos, 1, 'acos')
+acos = _accelerate(acos, _acos_by_type, 1, 'acos')
 
 
-_c_acosh: dict = {}
+_acosh_by_type: dict = {}
 
 
-def acosh(x: Array, /) -> Any:
+def acosh(x: Array, /) -> Array:
     """Inverse hyperbolic cosine, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -803,13 +807,13 @@ def acosh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_acosh[type(x)]
+        f = _acosh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_acosh, 'acosh', (x,), ('x',))
+        f = _miss(_acosh_by_type, 'acosh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -817,13 +821,13 @@ def acosh(x: Array, /) -> Any:
         raise
 
 
-acosh = _accelerate(acosh, _c_acosh, 1, 'acosh')
+acosh = _accelerate(acosh, _acosh_by_type, 1, 'acosh')
 
 
-_c_add: dict = {}
+_add_by_type: dict = {}
 
 
-def add(x1: Array, x2: Array, /) -> Any:
+def add(x1: Array, x2: Array, /) -> Array:
     """x1 + x2, element-wise, with broadcasting.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -838,21 +842,21 @@ def add(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_add[t]
+            f = _add_by_type[t]
         except KeyError:
-            f = _miss(_c_add, 'add', (x1, x2), ('x1', 'x2'))
+            f = _miss(_add_by_type, 'add', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_add[t, t1]
+            f = _add_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_add, 'add', (x1, x2), ('x1', 'x2'))
+            f = _miss(_add_by_type, 'add', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -860,13 +864,13 @@ def add(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-add = _accelerate(add, _c_add, 2, 'add')
+add = _accelerate(add, _add_by_type, 2, 'add')
 
 
-_c_asin: dict = {}
+_asin_by_type: dict = {}
 
 
-def asin(x: Array, /) -> Any:
+def asin(x: Array, /) -> Array:
     """Inverse sine, element-wise, in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -879,13 +883,13 @@ def asin(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_asin[type(x)]
+        f = _asin_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_asin, 'asin', (x,), ('x',))
+        f = _miss(_asin_by_type, 'asin', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -893,13 +897,13 @@ def asin(x: Array, /) -> Any:
         raise
 
 
-asin = _accelerate(asin, _c_asin, 1, 'asin')
+asin = _accelerate(asin, _asin_by_type, 1, 'asin')
 
 
-_c_asinh: dict = {}
+_asinh_by_type: dict = {}
 
 
-def asinh(x: Array, /) -> Any:
+def asinh(x: Array, /) -> Array:
     """Inverse hyperbolic sine, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -912,13 +916,13 @@ def asinh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_asinh[type(x)]
+        f = _asinh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_asinh, 'asinh', (x,), ('x',))
+        f = _miss(_asinh_by_type, 'asinh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -926,13 +930,13 @@ def asinh(x: Array, /) -> Any:
         raise
 
 
-asinh = _accelerate(asinh, _c_asinh, 1, 'asinh')
+asinh = _accelerate(asinh, _asinh_by_type, 1, 'asinh')
 
 
-_c_atan: dict = {}
+_atan_by_type: dict = {}
 
 
-def atan(x: Array, /) -> Any:
+def atan(x: Array, /) -> Array:
     """Inverse tangent, element-wise, in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -945,13 +949,13 @@ def atan(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_atan[type(x)]
+        f = _atan_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_atan, 'atan', (x,), ('x',))
+        f = _miss(_atan_by_type, 'atan', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -959,13 +963,13 @@ def atan(x: Array, /) -> Any:
         raise
 
 
-atan = _accelerate(atan, _c_atan, 1, 'atan')
+atan = _accelerate(atan, _atan_by_type, 1, 'atan')
 
 
-_c_atan2: dict = {}
+_atan2_by_type: dict = {}
 
 
-def atan2(x1: Array, x2: Array, /) -> Any:
+def atan2(x1: Array, x2: Array, /) -> Array:
     """Angle of the point (x2, x1) from the positive x axis, in radians, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -980,21 +984,21 @@ def atan2(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_atan2[t]
+            f = _atan2_by_type[t]
         except KeyError:
-            f = _miss(_c_atan2, 'atan2', (x1, x2), ('x1', 'x2'))
+            f = _miss(_atan2_by_type, 'atan2', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_atan2[t, t1]
+            f = _atan2_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_atan2, 'atan2', (x1, x2), ('x1', 'x2'))
+            f = _miss(_atan2_by_type, 'atan2', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1002,13 +1006,13 @@ def atan2(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-atan2 = _accelerate(atan2, _c_atan2, 2, 'atan2')
+atan2 = _accelerate(atan2, _atan2_by_type, 2, 'atan2')
 
 
-_c_atanh: dict = {}
+_atanh_by_type: dict = {}
 
 
-def atanh(x: Array, /) -> Any:
+def atanh(x: Array, /) -> Array:
     """Inverse hyperbolic tangent, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1021,13 +1025,13 @@ def atanh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_atanh[type(x)]
+        f = _atanh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_atanh, 'atanh', (x,), ('x',))
+        f = _miss(_atanh_by_type, 'atanh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1035,13 +1039,13 @@ def atanh(x: Array, /) -> Any:
         raise
 
 
-atanh = _accelerate(atanh, _c_atanh, 1, 'atanh')
+atanh = _accelerate(atanh, _atanh_by_type, 1, 'atanh')
 
 
-_c_bitwise_and: dict = {}
+_bitwise_and_by_type: dict = {}
 
 
-def bitwise_and(x1: Array, x2: Array, /) -> Any:
+def bitwise_and(x1: Array, x2: Array, /) -> Array:
     """Bitwise AND of integer or boolean arrays, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1056,21 +1060,21 @@ def bitwise_and(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_bitwise_and[t]
+            f = _bitwise_and_by_type[t]
         except KeyError:
-            f = _miss(_c_bitwise_and, 'bitwise_and', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_and_by_type, 'bitwise_and', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_bitwise_and[t, t1]
+            f = _bitwise_and_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_bitwise_and, 'bitwise_and', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_and_by_type, 'bitwise_and', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1078,13 +1082,13 @@ def bitwise_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_and = _accelerate(bitwise_and, _c_bitwise_and, 2, 'bitwise_and')
+bitwise_and = _accelerate(bitwise_and, _bitwise_and_by_type, 2, 'bitwise_and')
 
 
-_c_bitwise_left_shift: dict = {}
+_bitwise_left_shift_by_type: dict = {}
 
 
-def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
+def bitwise_left_shift(x1: Array, x2: Array, /) -> Array:
     """x1 shifted left by x2 bits, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1099,21 +1103,21 @@ def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_bitwise_left_shift[t]
+            f = _bitwise_left_shift_by_type[t]
         except KeyError:
-            f = _miss(_c_bitwise_left_shift, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_left_shift_by_type, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_bitwise_left_shift[t, t1]
+            f = _bitwise_left_shift_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_bitwise_left_shift, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_left_shift_by_type, 'bitwise_left_shift', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1121,13 +1125,13 @@ def bitwise_left_shift(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_left_shift = _accelerate(bitwise_left_shift, _c_bitwise_left_shift, 2, 'bitwise_left_shift')
+bitwise_left_shift = _accelerate(bitwise_left_shift, _bitwise_left_shift_by_type, 2, 'bitwise_left_shift')
 
 
-_c_bitwise_invert: dict = {}
+_bitwise_invert_by_type: dict = {}
 
 
-def bitwise_invert(x: Array, /) -> Any:
+def bitwise_invert(x: Array, /) -> Array:
     """Bitwise NOT of an integer or boolean array, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1140,13 +1144,13 @@ def bitwise_invert(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_bitwise_invert[type(x)]
+        f = _bitwise_invert_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_bitwise_invert, 'bitwise_invert', (x,), ('x',))
+        f = _miss(_bitwise_invert_by_type, 'bitwise_invert', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1154,13 +1158,13 @@ def bitwise_invert(x: Array, /) -> Any:
         raise
 
 
-bitwise_invert = _accelerate(bitwise_invert, _c_bitwise_invert, 1, 'bitwise_invert')
+bitwise_invert = _accelerate(bitwise_invert, _bitwise_invert_by_type, 1, 'bitwise_invert')
 
 
-_c_bitwise_or: dict = {}
+_bitwise_or_by_type: dict = {}
 
 
-def bitwise_or(x1: Array, x2: Array, /) -> Any:
+def bitwise_or(x1: Array, x2: Array, /) -> Array:
     """Bitwise OR of integer or boolean arrays, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1175,21 +1179,21 @@ def bitwise_or(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_bitwise_or[t]
+            f = _bitwise_or_by_type[t]
         except KeyError:
-            f = _miss(_c_bitwise_or, 'bitwise_or', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_or_by_type, 'bitwise_or', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_bitwise_or[t, t1]
+            f = _bitwise_or_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_bitwise_or, 'bitwise_or', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_or_by_type, 'bitwise_or', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1197,13 +1201,13 @@ def bitwise_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_or = _accelerate(bitwise_or, _c_bitwise_or, 2, 'bitwise_or')
+bitwise_or = _accelerate(bitwise_or, _bitwise_or_by_type, 2, 'bitwise_or')
 
 
-_c_bitwise_right_shift: dict = {}
+_bitwise_right_shift_by_type: dict = {}
 
 
-def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
+def bitwise_right_shift(x1: Array, x2: Array, /) -> Array:
     """x1 shifted right by x2 bits (arithmetic shift for signed), element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1218,21 +1222,21 @@ def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_bitwise_right_shift[t]
+            f = _bitwise_right_shift_by_type[t]
         except KeyError:
-            f = _miss(_c_bitwise_right_shift, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_right_shift_by_type, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_bitwise_right_shift[t, t1]
+            f = _bitwise_right_shift_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_bitwise_right_shift, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_right_shift_by_type, 'bitwise_right_shift', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1240,13 +1244,13 @@ def bitwise_right_shift(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_right_shift = _accelerate(bitwise_right_shift, _c_bitwise_right_shift, 2, 'bitwise_right_shift')
+bitwise_right_shift = _accelerate(bitwise_right_shift, _bitwise_right_shift_by_type, 2, 'bitwise_right_shift')
 
 
-_c_bitwise_xor: dict = {}
+_bitwise_xor_by_type: dict = {}
 
 
-def bitwise_xor(x1: Array, x2: Array, /) -> Any:
+def bitwise_xor(x1: Array, x2: Array, /) -> Array:
     """Bitwise XOR of integer or boolean arrays, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1261,21 +1265,21 @@ def bitwise_xor(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_bitwise_xor[t]
+            f = _bitwise_xor_by_type[t]
         except KeyError:
-            f = _miss(_c_bitwise_xor, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_xor_by_type, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_bitwise_xor[t, t1]
+            f = _bitwise_xor_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_bitwise_xor, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
+            f = _miss(_bitwise_xor_by_type, 'bitwise_xor', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1283,13 +1287,13 @@ def bitwise_xor(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-bitwise_xor = _accelerate(bitwise_xor, _c_bitwise_xor, 2, 'bitwise_xor')
+bitwise_xor = _accelerate(bitwise_xor, _bitwise_xor_by_type, 2, 'bitwise_xor')
 
 
-_c_ceil: dict = {}
+_ceil_by_type: dict = {}
 
 
-def ceil(x: Array, /) -> Any:
+def ceil(x: Array, /) -> Array:
     """Smallest integer-valued number not less than each element.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1302,13 +1306,13 @@ def ceil(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_ceil[type(x)]
+        f = _ceil_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_ceil, 'ceil', (x,), ('x',))
+        f = _miss(_ceil_by_type, 'ceil', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1316,13 +1320,13 @@ def ceil(x: Array, /) -> Any:
         raise
 
 
-ceil = _accelerate(ceil, _c_ceil, 1, 'ceil')
+ceil = _accelerate(ceil, _ceil_by_type, 1, 'ceil')
 
 
-_c_clip: dict = {}
+_clip_by_type: dict = {}
 
 
-def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
+def clip(x: Array, /, min: Array = None, max: Array = None) -> Array:
     """x clamped to [min, max], element-wise; the result keeps x's dtype.
 
     Runs on the backend of ``x``, ``min``, ``max``; Python scalars follow the arrays.
@@ -1335,22 +1339,22 @@ def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(min)
     t2 = type(max)
     if t1 is t and t2 is t:
         try:
-            f = _c_clip[t]
+            f = _clip_by_type[t]
         except KeyError:
-            f = _miss(_c_clip, 'clip', (x, min, max), ('x', 'min', 'max'))
+            f = _miss(_clip_by_type, 'clip', (x, min, max), ('x', 'min', 'max'))
     else:
         try:
-            f = _c_clip[t, t1, t2]
+            f = _clip_by_type[t, t1, t2]
         except KeyError:
-            f = _miss(_c_clip, 'clip', (x, min, max), ('x', 'min', 'max'))
+            f = _miss(_clip_by_type, 'clip', (x, min, max), ('x', 'min', 'max'))
     try:
         return f(x, min, max)
     except Exception as e:
@@ -1358,13 +1362,13 @@ def clip(x: Array, /, min: Array = None, max: Array = None) -> Any:
         raise
 
 
-clip = _accelerate(clip, _c_clip, 3, 'clip')
+clip = _accelerate(clip, _clip_by_type, 3, 'clip')
 
 
-_c_conj: dict = {}
+_conj_by_type: dict = {}
 
 
-def conj(x: Array, /) -> Any:
+def conj(x: Array, /) -> Array:
     """Complex conjugate, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1377,13 +1381,13 @@ def conj(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_conj[type(x)]
+        f = _conj_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_conj, 'conj', (x,), ('x',))
+        f = _miss(_conj_by_type, 'conj', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1391,13 +1395,13 @@ def conj(x: Array, /) -> Any:
         raise
 
 
-conj = _accelerate(conj, _c_conj, 1, 'conj')
+conj = _accelerate(conj, _conj_by_type, 1, 'conj')
 
 
-_c_copysign: dict = {}
+_copysign_by_type: dict = {}
 
 
-def copysign(x1: Array, x2: Array, /) -> Any:
+def copysign(x1: Array, x2: Array, /) -> Array:
     """The magnitude of x1 with the sign of x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1412,21 +1416,21 @@ def copysign(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_copysign[t]
+            f = _copysign_by_type[t]
         except KeyError:
-            f = _miss(_c_copysign, 'copysign', (x1, x2), ('x1', 'x2'))
+            f = _miss(_copysign_by_type, 'copysign', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_copysign[t, t1]
+            f = _copysign_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_copysign, 'copysign', (x1, x2), ('x1', 'x2'))
+            f = _miss(_copysign_by_type, 'copysign', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1434,13 +1438,13 @@ def copysign(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-copysign = _accelerate(copysign, _c_copysign, 2, 'copysign')
+copysign = _accelerate(copysign, _copysign_by_type, 2, 'copysign')
 
 
-_c_cos: dict = {}
+_cos_by_type: dict = {}
 
 
-def cos(x: Array, /) -> Any:
+def cos(x: Array, /) -> Array:
     """Cosine, element-wise, of angles in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1453,13 +1457,13 @@ def cos(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cos[type(x)]
+        f = _cos_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cos, 'cos', (x,), ('x',))
+        f = _miss(_cos_by_type, 'cos', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1467,13 +1471,13 @@ def cos(x: Array, /) -> Any:
         raise
 
 
-cos = _accelerate(cos, _c_cos, 1, 'cos')
+cos = _accelerate(cos, _cos_by_type, 1, 'cos')
 
 
-_c_cosh: dict = {}
+_cosh_by_type: dict = {}
 
 
-def cosh(x: Array, /) -> Any:
+def cosh(x: Array, /) -> Array:
     """Hyperbolic cosine, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1486,13 +1490,13 @@ def cosh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cosh[type(x)]
+        f = _cosh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cosh, 'cosh', (x,), ('x',))
+        f = _miss(_cosh_by_type, 'cosh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1500,13 +1504,13 @@ def cosh(x: Array, /) -> Any:
         raise
 
 
-cosh = _accelerate(cosh, _c_cosh, 1, 'cosh')
+cosh = _accelerate(cosh, _cosh_by_type, 1, 'cosh')
 
 
-_c_divide: dict = {}
+_divide_by_type: dict = {}
 
 
-def divide(x1: Array, x2: Array, /) -> Any:
+def divide(x1: Array, x2: Array, /) -> Array:
     """True division x1 / x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1521,21 +1525,21 @@ def divide(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_divide[t]
+            f = _divide_by_type[t]
         except KeyError:
-            f = _miss(_c_divide, 'divide', (x1, x2), ('x1', 'x2'))
+            f = _miss(_divide_by_type, 'divide', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_divide[t, t1]
+            f = _divide_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_divide, 'divide', (x1, x2), ('x1', 'x2'))
+            f = _miss(_divide_by_type, 'divide', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1543,13 +1547,13 @@ def divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-divide = _accelerate(divide, _c_divide, 2, 'divide')
+divide = _accelerate(divide, _divide_by_type, 2, 'divide')
 
 
-_c_equal: dict = {}
+_equal_by_type: dict = {}
 
 
-def equal(x1: Array, x2: Array, /) -> Any:
+def equal(x1: Array, x2: Array, /) -> Array:
     """x1 == x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1564,21 +1568,21 @@ def equal(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_equal[t]
+            f = _equal_by_type[t]
         except KeyError:
-            f = _miss(_c_equal, 'equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_equal_by_type, 'equal', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_equal[t, t1]
+            f = _equal_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_equal, 'equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_equal_by_type, 'equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1586,13 +1590,13 @@ def equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-equal = _accelerate(equal, _c_equal, 2, 'equal')
+equal = _accelerate(equal, _equal_by_type, 2, 'equal')
 
 
-_c_exp: dict = {}
+_exp_by_type: dict = {}
 
 
-def exp(x: Array, /) -> Any:
+def exp(x: Array, /) -> Array:
     """e raised to each element.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1605,13 +1609,13 @@ def exp(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_exp[type(x)]
+        f = _exp_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_exp, 'exp', (x,), ('x',))
+        f = _miss(_exp_by_type, 'exp', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1619,13 +1623,13 @@ def exp(x: Array, /) -> Any:
         raise
 
 
-exp = _accelerate(exp, _c_exp, 1, 'exp')
+exp = _accelerate(exp, _exp_by_type, 1, 'exp')
 
 
-_c_expm1: dict = {}
+_expm1_by_type: dict = {}
 
 
-def expm1(x: Array, /) -> Any:
+def expm1(x: Array, /) -> Array:
     """exp(x) - 1, accurate for small x.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1638,13 +1642,13 @@ def expm1(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_expm1[type(x)]
+        f = _expm1_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_expm1, 'expm1', (x,), ('x',))
+        f = _miss(_expm1_by_type, 'expm1', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1652,13 +1656,13 @@ def expm1(x: Array, /) -> Any:
         raise
 
 
-expm1 = _accelerate(expm1, _c_expm1, 1, 'expm1')
+expm1 = _accelerate(expm1, _expm1_by_type, 1, 'expm1')
 
 
-_c_floor: dict = {}
+_floor_by_type: dict = {}
 
 
-def floor(x: Array, /) -> Any:
+def floor(x: Array, /) -> Array:
     """Largest integer-valued number not greater than each element.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1671,13 +1675,13 @@ def floor(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_floor[type(x)]
+        f = _floor_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_floor, 'floor', (x,), ('x',))
+        f = _miss(_floor_by_type, 'floor', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1685,13 +1689,13 @@ def floor(x: Array, /) -> Any:
         raise
 
 
-floor = _accelerate(floor, _c_floor, 1, 'floor')
+floor = _accelerate(floor, _floor_by_type, 1, 'floor')
 
 
-_c_floor_divide: dict = {}
+_floor_divide_by_type: dict = {}
 
 
-def floor_divide(x1: Array, x2: Array, /) -> Any:
+def floor_divide(x1: Array, x2: Array, /) -> Array:
     """x1 // x2, element-wise (rounded towards negative infinity).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1706,21 +1710,21 @@ def floor_divide(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_floor_divide[t]
+            f = _floor_divide_by_type[t]
         except KeyError:
-            f = _miss(_c_floor_divide, 'floor_divide', (x1, x2), ('x1', 'x2'))
+            f = _miss(_floor_divide_by_type, 'floor_divide', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_floor_divide[t, t1]
+            f = _floor_divide_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_floor_divide, 'floor_divide', (x1, x2), ('x1', 'x2'))
+            f = _miss(_floor_divide_by_type, 'floor_divide', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1728,13 +1732,13 @@ def floor_divide(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-floor_divide = _accelerate(floor_divide, _c_floor_divide, 2, 'floor_divide')
+floor_divide = _accelerate(floor_divide, _floor_divide_by_type, 2, 'floor_divide')
 
 
-_c_greater: dict = {}
+_greater_by_type: dict = {}
 
 
-def greater(x1: Array, x2: Array, /) -> Any:
+def greater(x1: Array, x2: Array, /) -> Array:
     """x1 > x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1749,21 +1753,21 @@ def greater(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_greater[t]
+            f = _greater_by_type[t]
         except KeyError:
-            f = _miss(_c_greater, 'greater', (x1, x2), ('x1', 'x2'))
+            f = _miss(_greater_by_type, 'greater', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_greater[t, t1]
+            f = _greater_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_greater, 'greater', (x1, x2), ('x1', 'x2'))
+            f = _miss(_greater_by_type, 'greater', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1771,13 +1775,13 @@ def greater(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-greater = _accelerate(greater, _c_greater, 2, 'greater')
+greater = _accelerate(greater, _greater_by_type, 2, 'greater')
 
 
-_c_greater_equal: dict = {}
+_greater_equal_by_type: dict = {}
 
 
-def greater_equal(x1: Array, x2: Array, /) -> Any:
+def greater_equal(x1: Array, x2: Array, /) -> Array:
     """x1 >= x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1792,21 +1796,21 @@ def greater_equal(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_greater_equal[t]
+            f = _greater_equal_by_type[t]
         except KeyError:
-            f = _miss(_c_greater_equal, 'greater_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_greater_equal_by_type, 'greater_equal', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_greater_equal[t, t1]
+            f = _greater_equal_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_greater_equal, 'greater_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_greater_equal_by_type, 'greater_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1814,13 +1818,13 @@ def greater_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-greater_equal = _accelerate(greater_equal, _c_greater_equal, 2, 'greater_equal')
+greater_equal = _accelerate(greater_equal, _greater_equal_by_type, 2, 'greater_equal')
 
 
-_c_hypot: dict = {}
+_hypot_by_type: dict = {}
 
 
-def hypot(x1: Array, x2: Array, /) -> Any:
+def hypot(x1: Array, x2: Array, /) -> Array:
     """sqrt(x1**2 + x2**2), element-wise, without undue overflow.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -1835,21 +1839,21 @@ def hypot(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_hypot[t]
+            f = _hypot_by_type[t]
         except KeyError:
-            f = _miss(_c_hypot, 'hypot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_hypot_by_type, 'hypot', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_hypot[t, t1]
+            f = _hypot_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_hypot, 'hypot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_hypot_by_type, 'hypot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -1857,13 +1861,13 @@ def hypot(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-hypot = _accelerate(hypot, _c_hypot, 2, 'hypot')
+hypot = _accelerate(hypot, _hypot_by_type, 2, 'hypot')
 
 
-_c_imag: dict = {}
+_imag_by_type: dict = {}
 
 
-def imag(x: Array, /) -> Any:
+def imag(x: Array, /) -> Array:
     """Imaginary part, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1876,13 +1880,13 @@ def imag(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_imag[type(x)]
+        f = _imag_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_imag, 'imag', (x,), ('x',))
+        f = _miss(_imag_by_type, 'imag', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1890,13 +1894,13 @@ def imag(x: Array, /) -> Any:
         raise
 
 
-imag = _accelerate(imag, _c_imag, 1, 'imag')
+imag = _accelerate(imag, _imag_by_type, 1, 'imag')
 
 
-_c_isfinite: dict = {}
+_isfinite_by_type: dict = {}
 
 
-def isfinite(x: Array, /) -> Any:
+def isfinite(x: Array, /) -> Array:
     """Whether each element is finite.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1909,13 +1913,13 @@ def isfinite(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_isfinite[type(x)]
+        f = _isfinite_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_isfinite, 'isfinite', (x,), ('x',))
+        f = _miss(_isfinite_by_type, 'isfinite', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1923,13 +1927,13 @@ def isfinite(x: Array, /) -> Any:
         raise
 
 
-isfinite = _accelerate(isfinite, _c_isfinite, 1, 'isfinite')
+isfinite = _accelerate(isfinite, _isfinite_by_type, 1, 'isfinite')
 
 
-_c_isinf: dict = {}
+_isinf_by_type: dict = {}
 
 
-def isinf(x: Array, /) -> Any:
+def isinf(x: Array, /) -> Array:
     """Whether each element is positive or negative infinity.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1942,13 +1946,13 @@ def isinf(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_isinf[type(x)]
+        f = _isinf_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_isinf, 'isinf', (x,), ('x',))
+        f = _miss(_isinf_by_type, 'isinf', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1956,13 +1960,13 @@ def isinf(x: Array, /) -> Any:
         raise
 
 
-isinf = _accelerate(isinf, _c_isinf, 1, 'isinf')
+isinf = _accelerate(isinf, _isinf_by_type, 1, 'isinf')
 
 
-_c_isnan: dict = {}
+_isnan_by_type: dict = {}
 
 
-def isnan(x: Array, /) -> Any:
+def isnan(x: Array, /) -> Array:
     """Whether each element is NaN.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -1975,13 +1979,13 @@ def isnan(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_isnan[type(x)]
+        f = _isnan_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_isnan, 'isnan', (x,), ('x',))
+        f = _miss(_isnan_by_type, 'isnan', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -1989,13 +1993,13 @@ def isnan(x: Array, /) -> Any:
         raise
 
 
-isnan = _accelerate(isnan, _c_isnan, 1, 'isnan')
+isnan = _accelerate(isnan, _isnan_by_type, 1, 'isnan')
 
 
-_c_less: dict = {}
+_less_by_type: dict = {}
 
 
-def less(x1: Array, x2: Array, /) -> Any:
+def less(x1: Array, x2: Array, /) -> Array:
     """x1 < x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2010,21 +2014,21 @@ def less(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_less[t]
+            f = _less_by_type[t]
         except KeyError:
-            f = _miss(_c_less, 'less', (x1, x2), ('x1', 'x2'))
+            f = _miss(_less_by_type, 'less', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_less[t, t1]
+            f = _less_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_less, 'less', (x1, x2), ('x1', 'x2'))
+            f = _miss(_less_by_type, 'less', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2032,13 +2036,13 @@ def less(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-less = _accelerate(less, _c_less, 2, 'less')
+less = _accelerate(less, _less_by_type, 2, 'less')
 
 
-_c_less_equal: dict = {}
+_less_equal_by_type: dict = {}
 
 
-def less_equal(x1: Array, x2: Array, /) -> Any:
+def less_equal(x1: Array, x2: Array, /) -> Array:
     """x1 <= x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2053,21 +2057,21 @@ def less_equal(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_less_equal[t]
+            f = _less_equal_by_type[t]
         except KeyError:
-            f = _miss(_c_less_equal, 'less_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_less_equal_by_type, 'less_equal', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_less_equal[t, t1]
+            f = _less_equal_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_less_equal, 'less_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_less_equal_by_type, 'less_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2075,13 +2079,13 @@ def less_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-less_equal = _accelerate(less_equal, _c_less_equal, 2, 'less_equal')
+less_equal = _accelerate(less_equal, _less_equal_by_type, 2, 'less_equal')
 
 
-_c_log: dict = {}
+_log_by_type: dict = {}
 
 
-def log(x: Array, /) -> Any:
+def log(x: Array, /) -> Array:
     """Natural logarithm, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2094,13 +2098,13 @@ def log(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_log[type(x)]
+        f = _log_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_log, 'log', (x,), ('x',))
+        f = _miss(_log_by_type, 'log', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2108,13 +2112,13 @@ def log(x: Array, /) -> Any:
         raise
 
 
-log = _accelerate(log, _c_log, 1, 'log')
+log = _accelerate(log, _log_by_type, 1, 'log')
 
 
-_c_log1p: dict = {}
+_log1p_by_type: dict = {}
 
 
-def log1p(x: Array, /) -> Any:
+def log1p(x: Array, /) -> Array:
     """log(1 + x), accurate for small x.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2127,13 +2131,13 @@ def log1p(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_log1p[type(x)]
+        f = _log1p_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_log1p, 'log1p', (x,), ('x',))
+        f = _miss(_log1p_by_type, 'log1p', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2141,13 +2145,13 @@ def log1p(x: Array, /) -> Any:
         raise
 
 
-log1p = _accelerate(log1p, _c_log1p, 1, 'log1p')
+log1p = _accelerate(log1p, _log1p_by_type, 1, 'log1p')
 
 
-_c_log2: dict = {}
+_log2_by_type: dict = {}
 
 
-def log2(x: Array, /) -> Any:
+def log2(x: Array, /) -> Array:
     """Base-2 logarithm, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2160,13 +2164,13 @@ def log2(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_log2[type(x)]
+        f = _log2_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_log2, 'log2', (x,), ('x',))
+        f = _miss(_log2_by_type, 'log2', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2174,13 +2178,13 @@ def log2(x: Array, /) -> Any:
         raise
 
 
-log2 = _accelerate(log2, _c_log2, 1, 'log2')
+log2 = _accelerate(log2, _log2_by_type, 1, 'log2')
 
 
-_c_log10: dict = {}
+_log10_by_type: dict = {}
 
 
-def log10(x: Array, /) -> Any:
+def log10(x: Array, /) -> Array:
     """Base-10 logarithm, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2193,13 +2197,13 @@ def log10(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_log10[type(x)]
+        f = _log10_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_log10, 'log10', (x,), ('x',))
+        f = _miss(_log10_by_type, 'log10', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2207,13 +2211,13 @@ def log10(x: Array, /) -> Any:
         raise
 
 
-log10 = _accelerate(log10, _c_log10, 1, 'log10')
+log10 = _accelerate(log10, _log10_by_type, 1, 'log10')
 
 
-_c_logaddexp: dict = {}
+_logaddexp_by_type: dict = {}
 
 
-def logaddexp(x1: Array, x2: Array, /) -> Any:
+def logaddexp(x1: Array, x2: Array, /) -> Array:
     """log(exp(x1) + exp(x2)), element-wise, computed stably.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2228,21 +2232,21 @@ def logaddexp(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_logaddexp[t]
+            f = _logaddexp_by_type[t]
         except KeyError:
-            f = _miss(_c_logaddexp, 'logaddexp', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logaddexp_by_type, 'logaddexp', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_logaddexp[t, t1]
+            f = _logaddexp_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_logaddexp, 'logaddexp', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logaddexp_by_type, 'logaddexp', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2250,13 +2254,13 @@ def logaddexp(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logaddexp = _accelerate(logaddexp, _c_logaddexp, 2, 'logaddexp')
+logaddexp = _accelerate(logaddexp, _logaddexp_by_type, 2, 'logaddexp')
 
 
-_c_logical_and: dict = {}
+_logical_and_by_type: dict = {}
 
 
-def logical_and(x1: Array, x2: Array, /) -> Any:
+def logical_and(x1: Array, x2: Array, /) -> Array:
     """Logical AND, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2271,21 +2275,21 @@ def logical_and(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_logical_and[t]
+            f = _logical_and_by_type[t]
         except KeyError:
-            f = _miss(_c_logical_and, 'logical_and', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_and_by_type, 'logical_and', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_logical_and[t, t1]
+            f = _logical_and_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_logical_and, 'logical_and', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_and_by_type, 'logical_and', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2293,13 +2297,13 @@ def logical_and(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_and = _accelerate(logical_and, _c_logical_and, 2, 'logical_and')
+logical_and = _accelerate(logical_and, _logical_and_by_type, 2, 'logical_and')
 
 
-_c_logical_not: dict = {}
+_logical_not_by_type: dict = {}
 
 
-def logical_not(x: Array, /) -> Any:
+def logical_not(x: Array, /) -> Array:
     """Logical NOT, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2312,13 +2316,13 @@ def logical_not(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_logical_not[type(x)]
+        f = _logical_not_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_logical_not, 'logical_not', (x,), ('x',))
+        f = _miss(_logical_not_by_type, 'logical_not', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2326,13 +2330,13 @@ def logical_not(x: Array, /) -> Any:
         raise
 
 
-logical_not = _accelerate(logical_not, _c_logical_not, 1, 'logical_not')
+logical_not = _accelerate(logical_not, _logical_not_by_type, 1, 'logical_not')
 
 
-_c_logical_or: dict = {}
+_logical_or_by_type: dict = {}
 
 
-def logical_or(x1: Array, x2: Array, /) -> Any:
+def logical_or(x1: Array, x2: Array, /) -> Array:
     """Logical OR, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2347,21 +2351,21 @@ def logical_or(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_logical_or[t]
+            f = _logical_or_by_type[t]
         except KeyError:
-            f = _miss(_c_logical_or, 'logical_or', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_or_by_type, 'logical_or', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_logical_or[t, t1]
+            f = _logical_or_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_logical_or, 'logical_or', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_or_by_type, 'logical_or', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2369,13 +2373,13 @@ def logical_or(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_or = _accelerate(logical_or, _c_logical_or, 2, 'logical_or')
+logical_or = _accelerate(logical_or, _logical_or_by_type, 2, 'logical_or')
 
 
-_c_logical_xor: dict = {}
+_logical_xor_by_type: dict = {}
 
 
-def logical_xor(x1: Array, x2: Array, /) -> Any:
+def logical_xor(x1: Array, x2: Array, /) -> Array:
     """Logical XOR, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2390,21 +2394,21 @@ def logical_xor(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_logical_xor[t]
+            f = _logical_xor_by_type[t]
         except KeyError:
-            f = _miss(_c_logical_xor, 'logical_xor', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_xor_by_type, 'logical_xor', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_logical_xor[t, t1]
+            f = _logical_xor_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_logical_xor, 'logical_xor', (x1, x2), ('x1', 'x2'))
+            f = _miss(_logical_xor_by_type, 'logical_xor', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2412,13 +2416,13 @@ def logical_xor(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-logical_xor = _accelerate(logical_xor, _c_logical_xor, 2, 'logical_xor')
+logical_xor = _accelerate(logical_xor, _logical_xor_by_type, 2, 'logical_xor')
 
 
-_c_maximum: dict = {}
+_maximum_by_type: dict = {}
 
 
-def maximum(x1: Array, x2: Array, /) -> Any:
+def maximum(x1: Array, x2: Array, /) -> Array:
     """Element-wise maximum (NaN if either is NaN).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2433,21 +2437,21 @@ def maximum(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_maximum[t]
+            f = _maximum_by_type[t]
         except KeyError:
-            f = _miss(_c_maximum, 'maximum', (x1, x2), ('x1', 'x2'))
+            f = _miss(_maximum_by_type, 'maximum', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_maximum[t, t1]
+            f = _maximum_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_maximum, 'maximum', (x1, x2), ('x1', 'x2'))
+            f = _miss(_maximum_by_type, 'maximum', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2455,13 +2459,13 @@ def maximum(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-maximum = _accelerate(maximum, _c_maximum, 2, 'maximum')
+maximum = _accelerate(maximum, _maximum_by_type, 2, 'maximum')
 
 
-_c_minimum: dict = {}
+_minimum_by_type: dict = {}
 
 
-def minimum(x1: Array, x2: Array, /) -> Any:
+def minimum(x1: Array, x2: Array, /) -> Array:
     """Element-wise minimum (NaN if either is NaN).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2476,21 +2480,21 @@ def minimum(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_minimum[t]
+            f = _minimum_by_type[t]
         except KeyError:
-            f = _miss(_c_minimum, 'minimum', (x1, x2), ('x1', 'x2'))
+            f = _miss(_minimum_by_type, 'minimum', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_minimum[t, t1]
+            f = _minimum_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_minimum, 'minimum', (x1, x2), ('x1', 'x2'))
+            f = _miss(_minimum_by_type, 'minimum', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2498,13 +2502,13 @@ def minimum(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-minimum = _accelerate(minimum, _c_minimum, 2, 'minimum')
+minimum = _accelerate(minimum, _minimum_by_type, 2, 'minimum')
 
 
-_c_multiply: dict = {}
+_multiply_by_type: dict = {}
 
 
-def multiply(x1: Array, x2: Array, /) -> Any:
+def multiply(x1: Array, x2: Array, /) -> Array:
     """x1 * x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2519,21 +2523,21 @@ def multiply(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_multiply[t]
+            f = _multiply_by_type[t]
         except KeyError:
-            f = _miss(_c_multiply, 'multiply', (x1, x2), ('x1', 'x2'))
+            f = _miss(_multiply_by_type, 'multiply', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_multiply[t, t1]
+            f = _multiply_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_multiply, 'multiply', (x1, x2), ('x1', 'x2'))
+            f = _miss(_multiply_by_type, 'multiply', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2541,13 +2545,13 @@ def multiply(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-multiply = _accelerate(multiply, _c_multiply, 2, 'multiply')
+multiply = _accelerate(multiply, _multiply_by_type, 2, 'multiply')
 
 
-_c_negative: dict = {}
+_negative_by_type: dict = {}
 
 
-def negative(x: Array, /) -> Any:
+def negative(x: Array, /) -> Array:
     """-x, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2560,13 +2564,13 @@ def negative(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_negative[type(x)]
+        f = _negative_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_negative, 'negative', (x,), ('x',))
+        f = _miss(_negative_by_type, 'negative', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2574,13 +2578,13 @@ def negative(x: Array, /) -> Any:
         raise
 
 
-negative = _accelerate(negative, _c_negative, 1, 'negative')
+negative = _accelerate(negative, _negative_by_type, 1, 'negative')
 
 
-_c_nextafter: dict = {}
+_nextafter_by_type: dict = {}
 
 
-def nextafter(x1: Array, x2: Array, /) -> Any:
+def nextafter(x1: Array, x2: Array, /) -> Array:
     """The next representable floating-point value after x1 towards x2.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2595,21 +2599,21 @@ def nextafter(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_nextafter[t]
+            f = _nextafter_by_type[t]
         except KeyError:
-            f = _miss(_c_nextafter, 'nextafter', (x1, x2), ('x1', 'x2'))
+            f = _miss(_nextafter_by_type, 'nextafter', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_nextafter[t, t1]
+            f = _nextafter_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_nextafter, 'nextafter', (x1, x2), ('x1', 'x2'))
+            f = _miss(_nextafter_by_type, 'nextafter', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2617,13 +2621,13 @@ def nextafter(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-nextafter = _accelerate(nextafter, _c_nextafter, 2, 'nextafter')
+nextafter = _accelerate(nextafter, _nextafter_by_type, 2, 'nextafter')
 
 
-_c_not_equal: dict = {}
+_not_equal_by_type: dict = {}
 
 
-def not_equal(x1: Array, x2: Array, /) -> Any:
+def not_equal(x1: Array, x2: Array, /) -> Array:
     """x1 != x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2638,21 +2642,21 @@ def not_equal(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_not_equal[t]
+            f = _not_equal_by_type[t]
         except KeyError:
-            f = _miss(_c_not_equal, 'not_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_not_equal_by_type, 'not_equal', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_not_equal[t, t1]
+            f = _not_equal_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_not_equal, 'not_equal', (x1, x2), ('x1', 'x2'))
+            f = _miss(_not_equal_by_type, 'not_equal', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2660,13 +2664,13 @@ def not_equal(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-not_equal = _accelerate(not_equal, _c_not_equal, 2, 'not_equal')
+not_equal = _accelerate(not_equal, _not_equal_by_type, 2, 'not_equal')
 
 
-_c_positive: dict = {}
+_positive_by_type: dict = {}
 
 
-def positive(x: Array, /) -> Any:
+def positive(x: Array, /) -> Array:
     """+x, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2679,13 +2683,13 @@ def positive(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_positive[type(x)]
+        f = _positive_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_positive, 'positive', (x,), ('x',))
+        f = _miss(_positive_by_type, 'positive', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2693,13 +2697,13 @@ def positive(x: Array, /) -> Any:
         raise
 
 
-positive = _accelerate(positive, _c_positive, 1, 'positive')
+positive = _accelerate(positive, _positive_by_type, 1, 'positive')
 
 
-_c_pow: dict = {}
+_pow_by_type: dict = {}
 
 
-def pow(x1: Array, x2: Array, /) -> Any:
+def pow(x1: Array, x2: Array, /) -> Array:
     """x1 raised to the power x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2714,21 +2718,21 @@ def pow(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_pow[t]
+            f = _pow_by_type[t]
         except KeyError:
-            f = _miss(_c_pow, 'pow', (x1, x2), ('x1', 'x2'))
+            f = _miss(_pow_by_type, 'pow', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_pow[t, t1]
+            f = _pow_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_pow, 'pow', (x1, x2), ('x1', 'x2'))
+            f = _miss(_pow_by_type, 'pow', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2736,13 +2740,13 @@ def pow(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-pow = _accelerate(pow, _c_pow, 2, 'pow')
+pow = _accelerate(pow, _pow_by_type, 2, 'pow')
 
 
-_c_real: dict = {}
+_real_by_type: dict = {}
 
 
-def real(x: Array, /) -> Any:
+def real(x: Array, /) -> Array:
     """Real part, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2755,13 +2759,13 @@ def real(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_real[type(x)]
+        f = _real_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_real, 'real', (x,), ('x',))
+        f = _miss(_real_by_type, 'real', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2769,13 +2773,13 @@ def real(x: Array, /) -> Any:
         raise
 
 
-real = _accelerate(real, _c_real, 1, 'real')
+real = _accelerate(real, _real_by_type, 1, 'real')
 
 
-_c_reciprocal: dict = {}
+_reciprocal_by_type: dict = {}
 
 
-def reciprocal(x: Array, /) -> Any:
+def reciprocal(x: Array, /) -> Array:
     """1 / x, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2788,13 +2792,13 @@ def reciprocal(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_reciprocal[type(x)]
+        f = _reciprocal_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_reciprocal, 'reciprocal', (x,), ('x',))
+        f = _miss(_reciprocal_by_type, 'reciprocal', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2802,13 +2806,13 @@ def reciprocal(x: Array, /) -> Any:
         raise
 
 
-reciprocal = _accelerate(reciprocal, _c_reciprocal, 1, 'reciprocal')
+reciprocal = _accelerate(reciprocal, _reciprocal_by_type, 1, 'reciprocal')
 
 
-_c_remainder: dict = {}
+_remainder_by_type: dict = {}
 
 
-def remainder(x1: Array, x2: Array, /) -> Any:
+def remainder(x1: Array, x2: Array, /) -> Array:
     """Remainder of x1 / x2 with the sign of x2 (Python's %), element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -2823,21 +2827,21 @@ def remainder(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_remainder[t]
+            f = _remainder_by_type[t]
         except KeyError:
-            f = _miss(_c_remainder, 'remainder', (x1, x2), ('x1', 'x2'))
+            f = _miss(_remainder_by_type, 'remainder', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_remainder[t, t1]
+            f = _remainder_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_remainder, 'remainder', (x1, x2), ('x1', 'x2'))
+            f = _miss(_remainder_by_type, 'remainder', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -2845,13 +2849,13 @@ def remainder(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-remainder = _accelerate(remainder, _c_remainder, 2, 'remainder')
+remainder = _accelerate(remainder, _remainder_by_type, 2, 'remainder')
 
 
-_c_round: dict = {}
+_round_by_type: dict = {}
 
 
-def round(x: Array, /) -> Any:
+def round(x: Array, /) -> Array:
     """Round to the nearest integer-valued number, halves to even.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2864,13 +2868,13 @@ def round(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_round[type(x)]
+        f = _round_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_round, 'round', (x,), ('x',))
+        f = _miss(_round_by_type, 'round', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2878,13 +2882,13 @@ def round(x: Array, /) -> Any:
         raise
 
 
-round = _accelerate(round, _c_round, 1, 'round')
+round = _accelerate(round, _round_by_type, 1, 'round')
 
 
-_c_sign: dict = {}
+_sign_by_type: dict = {}
 
 
-def sign(x: Array, /) -> Any:
+def sign(x: Array, /) -> Array:
     """Sign of each element (-1, 0, 1; x / |x| for complex).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2897,13 +2901,13 @@ def sign(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sign[type(x)]
+        f = _sign_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sign, 'sign', (x,), ('x',))
+        f = _miss(_sign_by_type, 'sign', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2911,13 +2915,13 @@ def sign(x: Array, /) -> Any:
         raise
 
 
-sign = _accelerate(sign, _c_sign, 1, 'sign')
+sign = _accelerate(sign, _sign_by_type, 1, 'sign')
 
 
-_c_signbit: dict = {}
+_signbit_by_type: dict = {}
 
 
-def signbit(x: Array, /) -> Any:
+def signbit(x: Array, /) -> Array:
     """Whether the sign bit of each element is set (true for -0.0).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2930,13 +2934,13 @@ def signbit(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_signbit[type(x)]
+        f = _signbit_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_signbit, 'signbit', (x,), ('x',))
+        f = _miss(_signbit_by_type, 'signbit', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2944,13 +2948,13 @@ def signbit(x: Array, /) -> Any:
         raise
 
 
-signbit = _accelerate(signbit, _c_signbit, 1, 'signbit')
+signbit = _accelerate(signbit, _signbit_by_type, 1, 'signbit')
 
 
-_c_sin: dict = {}
+_sin_by_type: dict = {}
 
 
-def sin(x: Array, /) -> Any:
+def sin(x: Array, /) -> Array:
     """Sine, element-wise, of angles in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2963,13 +2967,13 @@ def sin(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sin[type(x)]
+        f = _sin_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sin, 'sin', (x,), ('x',))
+        f = _miss(_sin_by_type, 'sin', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -2977,13 +2981,13 @@ def sin(x: Array, /) -> Any:
         raise
 
 
-sin = _accelerate(sin, _c_sin, 1, 'sin')
+sin = _accelerate(sin, _sin_by_type, 1, 'sin')
 
 
-_c_sinh: dict = {}
+_sinh_by_type: dict = {}
 
 
-def sinh(x: Array, /) -> Any:
+def sinh(x: Array, /) -> Array:
     """Hyperbolic sine, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -2996,13 +3000,13 @@ def sinh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sinh[type(x)]
+        f = _sinh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sinh, 'sinh', (x,), ('x',))
+        f = _miss(_sinh_by_type, 'sinh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3010,13 +3014,13 @@ def sinh(x: Array, /) -> Any:
         raise
 
 
-sinh = _accelerate(sinh, _c_sinh, 1, 'sinh')
+sinh = _accelerate(sinh, _sinh_by_type, 1, 'sinh')
 
 
-_c_square: dict = {}
+_square_by_type: dict = {}
 
 
-def square(x: Array, /) -> Any:
+def square(x: Array, /) -> Array:
     """x * x, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3029,13 +3033,13 @@ def square(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_square[type(x)]
+        f = _square_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_square, 'square', (x,), ('x',))
+        f = _miss(_square_by_type, 'square', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3043,13 +3047,13 @@ def square(x: Array, /) -> Any:
         raise
 
 
-square = _accelerate(square, _c_square, 1, 'square')
+square = _accelerate(square, _square_by_type, 1, 'square')
 
 
-_c_sqrt: dict = {}
+_sqrt_by_type: dict = {}
 
 
-def sqrt(x: Array, /) -> Any:
+def sqrt(x: Array, /) -> Array:
     """Principal square root, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3062,13 +3066,13 @@ def sqrt(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sqrt[type(x)]
+        f = _sqrt_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sqrt, 'sqrt', (x,), ('x',))
+        f = _miss(_sqrt_by_type, 'sqrt', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3076,13 +3080,13 @@ def sqrt(x: Array, /) -> Any:
         raise
 
 
-sqrt = _accelerate(sqrt, _c_sqrt, 1, 'sqrt')
+sqrt = _accelerate(sqrt, _sqrt_by_type, 1, 'sqrt')
 
 
-_c_subtract: dict = {}
+_subtract_by_type: dict = {}
 
 
-def subtract(x1: Array, x2: Array, /) -> Any:
+def subtract(x1: Array, x2: Array, /) -> Array:
     """x1 - x2, element-wise.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -3097,21 +3101,21 @@ def subtract(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_subtract[t]
+            f = _subtract_by_type[t]
         except KeyError:
-            f = _miss(_c_subtract, 'subtract', (x1, x2), ('x1', 'x2'))
+            f = _miss(_subtract_by_type, 'subtract', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_subtract[t, t1]
+            f = _subtract_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_subtract, 'subtract', (x1, x2), ('x1', 'x2'))
+            f = _miss(_subtract_by_type, 'subtract', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -3119,13 +3123,13 @@ def subtract(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-subtract = _accelerate(subtract, _c_subtract, 2, 'subtract')
+subtract = _accelerate(subtract, _subtract_by_type, 2, 'subtract')
 
 
-_c_tan: dict = {}
+_tan_by_type: dict = {}
 
 
-def tan(x: Array, /) -> Any:
+def tan(x: Array, /) -> Array:
     """Tangent, element-wise, of angles in radians.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3138,13 +3142,13 @@ def tan(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_tan[type(x)]
+        f = _tan_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_tan, 'tan', (x,), ('x',))
+        f = _miss(_tan_by_type, 'tan', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3152,13 +3156,13 @@ def tan(x: Array, /) -> Any:
         raise
 
 
-tan = _accelerate(tan, _c_tan, 1, 'tan')
+tan = _accelerate(tan, _tan_by_type, 1, 'tan')
 
 
-_c_tanh: dict = {}
+_tanh_by_type: dict = {}
 
 
-def tanh(x: Array, /) -> Any:
+def tanh(x: Array, /) -> Array:
     """Hyperbolic tangent, element-wise.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3171,13 +3175,13 @@ def tanh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_tanh[type(x)]
+        f = _tanh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_tanh, 'tanh', (x,), ('x',))
+        f = _miss(_tanh_by_type, 'tanh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3185,13 +3189,13 @@ def tanh(x: Array, /) -> Any:
         raise
 
 
-tanh = _accelerate(tanh, _c_tanh, 1, 'tanh')
+tanh = _accelerate(tanh, _tanh_by_type, 1, 'tanh')
 
 
-_c_trunc: dict = {}
+_trunc_by_type: dict = {}
 
 
-def trunc(x: Array, /) -> Any:
+def trunc(x: Array, /) -> Array:
     """Round towards zero to an integer-valued number.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3204,13 +3208,13 @@ def trunc(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_trunc[type(x)]
+        f = _trunc_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_trunc, 'trunc', (x,), ('x',))
+        f = _miss(_trunc_by_type, 'trunc', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3218,13 +3222,13 @@ def trunc(x: Array, /) -> Any:
         raise
 
 
-trunc = _accelerate(trunc, _c_trunc, 1, 'trunc')
+trunc = _accelerate(trunc, _trunc_by_type, 1, 'trunc')
 
 
-_c_take: dict = {}
+_take_by_type: dict = {}
 
 
-def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     """Elements of x at integer indices along axis.
 
     Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
@@ -3241,21 +3245,21 @@ def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = No
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(indices)
     if t1 is t:
         try:
-            f = _c_take[t]
+            f = _take_by_type[t]
         except KeyError:
-            f = _miss(_c_take, 'take', (x, indices), ('x', 'indices'))
+            f = _miss(_take_by_type, 'take', (x, indices), ('x', 'indices'))
     else:
         try:
-            f = _c_take[t, t1]
+            f = _take_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_take, 'take', (x, indices), ('x', 'indices'))
+            f = _miss(_take_by_type, 'take', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, axis=axis)
     except Exception as e:
@@ -3263,13 +3267,13 @@ def take(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = No
         raise
 
 
-take = _accelerate(take, _c_take, 2, 'take')
+take = _accelerate(take, _take_by_type, 2, 'take')
 
 
-_c_take_along_axis: dict = {}
+_take_along_axis_by_type: dict = {}
 
 
-def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
+def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     """Elements of x picked by indices along axis (indices broadcast with x).
 
     Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
@@ -3286,21 +3290,21 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(indices)
     if t1 is t:
         try:
-            f = _c_take_along_axis[t]
+            f = _take_along_axis_by_type[t]
         except KeyError:
-            f = _miss(_c_take_along_axis, 'take_along_axis', (x, indices), ('x', 'indices'))
+            f = _miss(_take_along_axis_by_type, 'take_along_axis', (x, indices), ('x', 'indices'))
     else:
         try:
-            f = _c_take_along_axis[t, t1]
+            f = _take_along_axis_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_take_along_axis, 'take_along_axis', (x, indices), ('x', 'indices'))
+            f = _miss(_take_along_axis_by_type, 'take_along_axis', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, axis=axis)
     except Exception as e:
@@ -3308,13 +3312,13 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int | tuple[int, ...] 
         raise
 
 
-take_along_axis = _accelerate(take_along_axis, _c_take_along_axis, 2, 'take_along_axis')
+take_along_axis = _accelerate(take_along_axis, _take_along_axis_by_type, 2, 'take_along_axis')
 
 
-_c_matmul: dict = {}
+_matmul_by_type: dict = {}
 
 
-def matmul(x1: Array, x2: Array, /) -> Any:
+def matmul(x1: Array, x2: Array, /) -> Array:
     """Matrix product of the last two axes, broadcasting the leading (batch) axes.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -3329,21 +3333,21 @@ def matmul(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_matmul[t]
+            f = _matmul_by_type[t]
         except KeyError:
-            f = _miss(_c_matmul, 'matmul', (x1, x2), ('x1', 'x2'))
+            f = _miss(_matmul_by_type, 'matmul', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_matmul[t, t1]
+            f = _matmul_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_matmul, 'matmul', (x1, x2), ('x1', 'x2'))
+            f = _miss(_matmul_by_type, 'matmul', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -3351,13 +3355,13 @@ def matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-matmul = _accelerate(matmul, _c_matmul, 2, 'matmul')
+matmul = _accelerate(matmul, _matmul_by_type, 2, 'matmul')
 
 
-_c_matrix_transpose: dict = {}
+_matrix_transpose_by_type: dict = {}
 
 
-def matrix_transpose(x: Array, /) -> Any:
+def matrix_transpose(x: Array, /) -> Array:
     """x with its last two axes swapped.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3370,13 +3374,13 @@ def matrix_transpose(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_matrix_transpose[type(x)]
+        f = _matrix_transpose_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_matrix_transpose, 'matrix_transpose', (x,), ('x',))
+        f = _miss(_matrix_transpose_by_type, 'matrix_transpose', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -3384,13 +3388,13 @@ def matrix_transpose(x: Array, /) -> Any:
         raise
 
 
-matrix_transpose = _accelerate(matrix_transpose, _c_matrix_transpose, 1, 'matrix_transpose')
+matrix_transpose = _accelerate(matrix_transpose, _matrix_transpose_by_type, 1, 'matrix_transpose')
 
 
-_c_tensordot: dict = {}
+_tensordot_by_type: dict = {}
 
 
-def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
+def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
     """Tensor contraction of x1 and x2 over the given axes.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -3407,21 +3411,21 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_tensordot[t]
+            f = _tensordot_by_type[t]
         except KeyError:
-            f = _miss(_c_tensordot, 'tensordot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_tensordot_by_type, 'tensordot', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_tensordot[t, t1]
+            f = _tensordot_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_tensordot, 'tensordot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_tensordot_by_type, 'tensordot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axes=axes)
     except Exception as e:
@@ -3429,13 +3433,13 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
-tensordot = _accelerate(tensordot, _c_tensordot, 2, 'tensordot')
+tensordot = _accelerate(tensordot, _tensordot_by_type, 2, 'tensordot')
 
 
-_c_vecdot: dict = {}
+_vecdot_by_type: dict = {}
 
 
-def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Dot product of vectors along axis (x1 conjugated), broadcasting the other axes.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -3452,21 +3456,21 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_vecdot[t]
+            f = _vecdot_by_type[t]
         except KeyError:
-            f = _miss(_c_vecdot, 'vecdot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_vecdot_by_type, 'vecdot', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_vecdot[t, t1]
+            f = _vecdot_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_vecdot, 'vecdot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_vecdot_by_type, 'vecdot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
@@ -3474,13 +3478,13 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) 
         raise
 
 
-vecdot = _accelerate(vecdot, _c_vecdot, 2, 'vecdot')
+vecdot = _accelerate(vecdot, _vecdot_by_type, 2, 'vecdot')
 
 
-_c_broadcast_arrays: dict = {}
+_broadcast_arrays_by_type: dict = {}
 
 
-def broadcast_arrays(*arrays: Array) -> Any:
+def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     """The arrays broadcast to their common shape.
 
     Runs on the backend of ``arrays``; Python scalars follow the arrays.
@@ -3493,18 +3497,18 @@ def broadcast_arrays(*arrays: Array) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple of arrays
+        Native arrays of the inputs' backend.
     """
     try:
         t = type(arrays[0])
-        f = _c_broadcast_arrays[t]
+        f = _broadcast_arrays_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
+        f = _miss(_broadcast_arrays_by_type, 'broadcast_arrays', (arrays,), ('arrays',))
     else:
         for a in arrays:
             if type(a) is not t:
-                f = _miss(_c_broadcast_arrays, 'broadcast_arrays', (arrays,), ('arrays',))
+                f = _miss(_broadcast_arrays_by_type, 'broadcast_arrays', (arrays,), ('arrays',))
                 break
     try:
         return f(*arrays)
@@ -3513,13 +3517,13 @@ def broadcast_arrays(*arrays: Array) -> Any:
         raise
 
 
-broadcast_arrays = _accelerate(broadcast_arrays, _c_broadcast_arrays, _VARIADIC, 'broadcast_arrays')
+broadcast_arrays = _accelerate(broadcast_arrays, _broadcast_arrays_by_type, _VARIADIC, 'broadcast_arrays')
 
 
-_c_broadcast_to: dict = {}
+_broadcast_to_by_type: dict = {}
 
 
-def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
+def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Array:
     """x broadcast to shape.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3534,13 +3538,13 @@ def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_broadcast_to[type(x)]
+        f = _broadcast_to_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_broadcast_to, 'broadcast_to', (x,), ('x',))
+        f = _miss(_broadcast_to_by_type, 'broadcast_to', (x,), ('x',))
     try:
         return f(x, shape)
     except Exception as e:
@@ -3548,13 +3552,13 @@ def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Any:
         raise
 
 
-broadcast_to = _accelerate(broadcast_to, _c_broadcast_to, 1, 'broadcast_to')
+broadcast_to = _accelerate(broadcast_to, _broadcast_to_by_type, 1, 'broadcast_to')
 
 
-_c_concat: dict = {}
+_concat_by_type: dict = {}
 
 
-def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
+def concat(arrays: Sequence[Array], /, *, axis: int | None = 0) -> Array:
     """The arrays joined along an existing axis (flattened first if axis is None).
 
     Runs on the backend of ``arrays``; Python scalars follow the arrays.
@@ -3569,18 +3573,18 @@ def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
         t = type(arrays[0])
-        f = _c_concat[t]
+        f = _concat_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
+        f = _miss(_concat_by_type, 'concat', (arrays,), ('arrays',))
     else:
         for a in arrays:
             if type(a) is not t:
-                f = _miss(_c_concat, 'concat', (arrays,), ('arrays',))
+                f = _miss(_concat_by_type, 'concat', (arrays,), ('arrays',))
                 break
     try:
         return f(arrays, axis=axis)
@@ -3589,13 +3593,13 @@ def concat(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-concat = _accelerate(concat, _c_concat, _SEQUENCE, 'concat')
+concat = _accelerate(concat, _concat_by_type, _SEQUENCE, 'concat')
 
 
-_c_expand_dims: dict = {}
+_expand_dims_by_type: dict = {}
 
 
-def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
+def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     """x with a new axis of size one at position axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3610,13 +3614,13 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_expand_dims[type(x)]
+        f = _expand_dims_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_expand_dims, 'expand_dims', (x,), ('x',))
+        f = _miss(_expand_dims_by_type, 'expand_dims', (x,), ('x',))
     try:
         return f(x, axis)
     except Exception as e:
@@ -3624,13 +3628,13 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
         raise
 
 
-expand_dims = _accelerate(expand_dims, _c_expand_dims, 1, 'expand_dims')
+expand_dims = _accelerate(expand_dims, _expand_dims_by_type, 1, 'expand_dims')
 
 
-_c_flip: dict = {}
+_flip_by_type: dict = {}
 
 
-def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """x with the order of elements reversed along axis (all axes if None).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3645,13 +3649,13 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_flip[type(x)]
+        f = _flip_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_flip, 'flip', (x,), ('x',))
+        f = _miss(_flip_by_type, 'flip', (x,), ('x',))
     try:
         return f(x, axis=axis)
     except Exception as e:
@@ -3659,13 +3663,13 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
         raise
 
 
-flip = _accelerate(flip, _c_flip, 1, 'flip')
+flip = _accelerate(flip, _flip_by_type, 1, 'flip')
 
 
-_c_moveaxis: dict = {}
+_moveaxis_by_type: dict = {}
 
 
-def moveaxis(x: Array, source, destination, /) -> Any:
+def moveaxis(x: Array, source, destination, /) -> Array:
     """x with axes moved from source to destination positions.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3678,13 +3682,13 @@ def moveaxis(x: Array, source, destination, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_moveaxis[type(x)]
+        f = _moveaxis_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_moveaxis, 'moveaxis', (x,), ('x',))
+        f = _miss(_moveaxis_by_type, 'moveaxis', (x,), ('x',))
     try:
         return f(x, source, destination)
     except Exception as e:
@@ -3692,13 +3696,13 @@ def moveaxis(x: Array, source, destination, /) -> Any:
         raise
 
 
-moveaxis = _accelerate(moveaxis, _c_moveaxis, 1, 'moveaxis')
+moveaxis = _accelerate(moveaxis, _moveaxis_by_type, 1, 'moveaxis')
 
 
-_c_permute_dims: dict = {}
+_permute_dims_by_type: dict = {}
 
 
-def permute_dims(x: Array, /, axes) -> Any:
+def permute_dims(x: Array, /, axes) -> Array:
     """x with its axes permuted.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3713,13 +3717,13 @@ def permute_dims(x: Array, /, axes) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_permute_dims[type(x)]
+        f = _permute_dims_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_permute_dims, 'permute_dims', (x,), ('x',))
+        f = _miss(_permute_dims_by_type, 'permute_dims', (x,), ('x',))
     try:
         return f(x, axes)
     except Exception as e:
@@ -3727,13 +3731,13 @@ def permute_dims(x: Array, /, axes) -> Any:
         raise
 
 
-permute_dims = _accelerate(permute_dims, _c_permute_dims, 1, 'permute_dims')
+permute_dims = _accelerate(permute_dims, _permute_dims_by_type, 1, 'permute_dims')
 
 
-_c_repeat: dict = {}
+_repeat_by_type: dict = {}
 
 
-def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """Each element of x repeated `repeats` times along axis (flattened if None).
 
     Runs on the backend of ``x``, ``repeats``; Python scalars follow the arrays.
@@ -3748,21 +3752,21 @@ def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(repeats)
     if t1 is t:
         try:
-            f = _c_repeat[t]
+            f = _repeat_by_type[t]
         except KeyError:
-            f = _miss(_c_repeat, 'repeat', (x, repeats), ('x', 'repeats'))
+            f = _miss(_repeat_by_type, 'repeat', (x, repeats), ('x', 'repeats'))
     else:
         try:
-            f = _c_repeat[t, t1]
+            f = _repeat_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_repeat, 'repeat', (x, repeats), ('x', 'repeats'))
+            f = _miss(_repeat_by_type, 'repeat', (x, repeats), ('x', 'repeats'))
     try:
         return f(x, repeats, axis=axis)
     except Exception as e:
@@ -3770,13 +3774,13 @@ def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = 
         raise
 
 
-repeat = _accelerate(repeat, _c_repeat, 2, 'repeat')
+repeat = _accelerate(repeat, _repeat_by_type, 2, 'repeat')
 
 
-_c_reshape: dict = {}
+_reshape_by_type: dict = {}
 
 
-def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = None) -> Any:
+def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = None) -> Array:
     """x with a new shape, same data (copy controls whether a copy is allowed or forced).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3793,13 +3797,13 @@ def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = No
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_reshape[type(x)]
+        f = _reshape_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_reshape, 'reshape', (x,), ('x',))
+        f = _miss(_reshape_by_type, 'reshape', (x,), ('x',))
     try:
         return f(x, shape, copy=copy)
     except Exception as e:
@@ -3807,13 +3811,13 @@ def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = No
         raise
 
 
-reshape = _accelerate(reshape, _c_reshape, 1, 'reshape')
+reshape = _accelerate(reshape, _reshape_by_type, 1, 'reshape')
 
 
-_c_roll: dict = {}
+_roll_by_type: dict = {}
 
 
-def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """x with elements shifted by `shift` along axis, wrapping around.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3828,13 +3832,13 @@ def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> An
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_roll[type(x)]
+        f = _roll_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_roll, 'roll', (x,), ('x',))
+        f = _miss(_roll_by_type, 'roll', (x,), ('x',))
     try:
         return f(x, shift, axis=axis)
     except Exception as e:
@@ -3842,13 +3846,13 @@ def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> An
         raise
 
 
-roll = _accelerate(roll, _c_roll, 1, 'roll')
+roll = _accelerate(roll, _roll_by_type, 1, 'roll')
 
 
-_c_squeeze: dict = {}
+_squeeze_by_type: dict = {}
 
 
-def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
+def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     """x with the given size-one axes removed.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3863,13 +3867,13 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_squeeze[type(x)]
+        f = _squeeze_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_squeeze, 'squeeze', (x,), ('x',))
+        f = _miss(_squeeze_by_type, 'squeeze', (x,), ('x',))
     try:
         return f(x, axis)
     except Exception as e:
@@ -3877,13 +3881,13 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...] | None) -> Any:
         raise
 
 
-squeeze = _accelerate(squeeze, _c_squeeze, 1, 'squeeze')
+squeeze = _accelerate(squeeze, _squeeze_by_type, 1, 'squeeze')
 
 
-_c_stack: dict = {}
+_stack_by_type: dict = {}
 
 
-def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
+def stack(arrays: Sequence[Array], /, *, axis: int = 0) -> Array:
     """The arrays joined along a new axis.
 
     Runs on the backend of ``arrays``; Python scalars follow the arrays.
@@ -3898,18 +3902,18 @@ def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
         t = type(arrays[0])
-        f = _c_stack[t]
+        f = _stack_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
+        f = _miss(_stack_by_type, 'stack', (arrays,), ('arrays',))
     else:
         for a in arrays:
             if type(a) is not t:
-                f = _miss(_c_stack, 'stack', (arrays,), ('arrays',))
+                f = _miss(_stack_by_type, 'stack', (arrays,), ('arrays',))
                 break
     try:
         return f(arrays, axis=axis)
@@ -3918,13 +3922,13 @@ def stack(arrays: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-stack = _accelerate(stack, _c_stack, _SEQUENCE, 'stack')
+stack = _accelerate(stack, _stack_by_type, _SEQUENCE, 'stack')
 
 
-_c_tile: dict = {}
+_tile_by_type: dict = {}
 
 
-def tile(x: Array, repetitions, /) -> Any:
+def tile(x: Array, repetitions, /) -> Array:
     """x repeated `repetitions` times along each axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3937,13 +3941,13 @@ def tile(x: Array, repetitions, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_tile[type(x)]
+        f = _tile_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_tile, 'tile', (x,), ('x',))
+        f = _miss(_tile_by_type, 'tile', (x,), ('x',))
     try:
         return f(x, repetitions)
     except Exception as e:
@@ -3951,13 +3955,13 @@ def tile(x: Array, repetitions, /) -> Any:
         raise
 
 
-tile = _accelerate(tile, _c_tile, 1, 'tile')
+tile = _accelerate(tile, _tile_by_type, 1, 'tile')
 
 
-_c_unstack: dict = {}
+_unstack_by_type: dict = {}
 
 
-def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
+def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     """The slices of x along axis, as a tuple.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -3972,13 +3976,13 @@ def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple of arrays
+        Native arrays of the inputs' backend.
     """
     try:
-        f = _c_unstack[type(x)]
+        f = _unstack_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_unstack, 'unstack', (x,), ('x',))
+        f = _miss(_unstack_by_type, 'unstack', (x,), ('x',))
     try:
         return f(x, axis=axis)
     except Exception as e:
@@ -3986,13 +3990,13 @@ def unstack(x: Array, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
         raise
 
 
-unstack = _accelerate(unstack, _c_unstack, 1, 'unstack')
+unstack = _accelerate(unstack, _unstack_by_type, 1, 'unstack')
 
 
-_c_argmax: dict = {}
+_argmax_by_type: dict = {}
 
 
-def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """Index of the first maximum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4009,13 +4013,13 @@ def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_argmax[type(x)]
+        f = _argmax_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_argmax, 'argmax', (x,), ('x',))
+        f = _miss(_argmax_by_type, 'argmax', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4023,13 +4027,13 @@ def argmax(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
         raise
 
 
-argmax = _accelerate(argmax, _c_argmax, 1, 'argmax')
+argmax = _accelerate(argmax, _argmax_by_type, 1, 'argmax')
 
 
-_c_argmin: dict = {}
+_argmin_by_type: dict = {}
 
 
-def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """Index of the first minimum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4046,13 +4050,13 @@ def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_argmin[type(x)]
+        f = _argmin_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_argmin, 'argmin', (x,), ('x',))
+        f = _miss(_argmin_by_type, 'argmin', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4060,13 +4064,13 @@ def argmin(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: 
         raise
 
 
-argmin = _accelerate(argmin, _c_argmin, 1, 'argmin')
+argmin = _accelerate(argmin, _argmin_by_type, 1, 'argmin')
 
 
-_c_count_nonzero: dict = {}
+_count_nonzero_by_type: dict = {}
 
 
-def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Number of non-zero elements along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4083,13 +4087,13 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_count_nonzero[type(x)]
+        f = _count_nonzero_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_count_nonzero, 'count_nonzero', (x,), ('x',))
+        f = _miss(_count_nonzero_by_type, 'count_nonzero', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4097,13 +4101,13 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
         raise
 
 
-count_nonzero = _accelerate(count_nonzero, _c_count_nonzero, 1, 'count_nonzero')
+count_nonzero = _accelerate(count_nonzero, _count_nonzero_by_type, 1, 'count_nonzero')
 
 
-_c_nonzero: dict = {}
+_nonzero_by_type: dict = {}
 
 
-def nonzero(x: Array, /) -> Any:
+def nonzero(x: Array, /) -> tuple[Array, ...]:
     """Indices of the non-zero elements, one array per axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4116,13 +4120,13 @@ def nonzero(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple of arrays
+        Native arrays of the inputs' backend.
     """
     try:
-        f = _c_nonzero[type(x)]
+        f = _nonzero_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_nonzero, 'nonzero', (x,), ('x',))
+        f = _miss(_nonzero_by_type, 'nonzero', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -4130,13 +4134,13 @@ def nonzero(x: Array, /) -> Any:
         raise
 
 
-nonzero = _accelerate(nonzero, _c_nonzero, 1, 'nonzero')
+nonzero = _accelerate(nonzero, _nonzero_by_type, 1, 'nonzero')
 
 
-_c_searchsorted: dict = {}
+_searchsorted_by_type: dict = {}
 
 
-def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) -> Any:
+def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) -> Array:
     """Indices at which to insert x2 into the sorted one-dimensional x1 to keep it sorted.
 
     Runs on the backend of ``x1``, ``x2``, ``sorter``; Python scalars follow the arrays.
@@ -4151,22 +4155,22 @@ def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     t2 = type(sorter)
     if t1 is t and t2 is t:
         try:
-            f = _c_searchsorted[t]
+            f = _searchsorted_by_type[t]
         except KeyError:
-            f = _miss(_c_searchsorted, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
+            f = _miss(_searchsorted_by_type, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
     else:
         try:
-            f = _c_searchsorted[t, t1, t2]
+            f = _searchsorted_by_type[t, t1, t2]
         except KeyError:
-            f = _miss(_c_searchsorted, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
+            f = _miss(_searchsorted_by_type, 'searchsorted', (x1, x2, sorter), ('x1', 'x2', 'sorter'))
     try:
         return f(x1, x2, side=side, sorter=sorter)
     except Exception as e:
@@ -4174,10 +4178,10 @@ def searchsorted(x1: Array, x2: Array, /, *, side='left', sorter: Array = None) 
         raise
 
 
-_c_where: dict = {}
+_where_by_type: dict = {}
 
 
-def where(condition: Array, x1: Array, x2: Array, /) -> Any:
+def where(condition: Array, x1: Array, x2: Array, /) -> Array:
     """Elements of x1 where condition is true, else of x2.
 
     Runs on the backend of ``condition``, ``x1``, ``x2``; Python scalars follow the arrays.
@@ -4194,22 +4198,22 @@ def where(condition: Array, x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(condition)
     t1 = type(x1)
     t2 = type(x2)
     if t1 is t and t2 is t:
         try:
-            f = _c_where[t]
+            f = _where_by_type[t]
         except KeyError:
-            f = _miss(_c_where, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
+            f = _miss(_where_by_type, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
     else:
         try:
-            f = _c_where[t, t1, t2]
+            f = _where_by_type[t, t1, t2]
         except KeyError:
-            f = _miss(_c_where, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
+            f = _miss(_where_by_type, 'where', (condition, x1, x2), ('condition', 'x1', 'x2'))
     try:
         return f(condition, x1, x2)
     except Exception as e:
@@ -4217,13 +4221,13 @@ def where(condition: Array, x1: Array, x2: Array, /) -> Any:
         raise
 
 
-where = _accelerate(where, _c_where, 3, 'where')
+where = _accelerate(where, _where_by_type, 3, 'where')
 
 
-_c_isin: dict = {}
+_isin_by_type: dict = {}
 
 
-def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
+def isin(x1: Array, x2: Array, /, *, invert=False) -> Array:
     """Whether each element of x1 occurs in x2.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -4238,21 +4242,21 @@ def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_isin[t]
+            f = _isin_by_type[t]
         except KeyError:
-            f = _miss(_c_isin, 'isin', (x1, x2), ('x1', 'x2'))
+            f = _miss(_isin_by_type, 'isin', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_isin[t, t1]
+            f = _isin_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_isin, 'isin', (x1, x2), ('x1', 'x2'))
+            f = _miss(_isin_by_type, 'isin', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, invert=invert)
     except Exception as e:
@@ -4260,13 +4264,13 @@ def isin(x1: Array, x2: Array, /, *, invert=False) -> Any:
         raise
 
 
-isin = _accelerate(isin, _c_isin, 2, 'isin')
+isin = _accelerate(isin, _isin_by_type, 2, 'isin')
 
 
-_c_unique_all: dict = {}
+_unique_all_by_type: dict = {}
 
 
-def unique_all(x: Array, /) -> Any:
+def unique_all(x: Array, /) -> tuple[Array, Array, Array, Array]:
     """Unique values of x with their first indices, inverse indices and counts.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4279,13 +4283,13 @@ def unique_all(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (values, indices, inverse_indices, counts)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_unique_all[type(x)]
+        f = _unique_all_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_unique_all, 'unique_all', (x,), ('x',))
+        f = _miss(_unique_all_by_type, 'unique_all', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -4293,13 +4297,13 @@ def unique_all(x: Array, /) -> Any:
         raise
 
 
-unique_all = _accelerate(unique_all, _c_unique_all, 1, 'unique_all')
+unique_all = _accelerate(unique_all, _unique_all_by_type, 1, 'unique_all')
 
 
-_c_unique_counts: dict = {}
+_unique_counts_by_type: dict = {}
 
 
-def unique_counts(x: Array, /) -> Any:
+def unique_counts(x: Array, /) -> tuple[Array, Array]:
     """Unique values of x and their counts.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4312,13 +4316,13 @@ def unique_counts(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (values, counts)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_unique_counts[type(x)]
+        f = _unique_counts_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_unique_counts, 'unique_counts', (x,), ('x',))
+        f = _miss(_unique_counts_by_type, 'unique_counts', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -4326,13 +4330,13 @@ def unique_counts(x: Array, /) -> Any:
         raise
 
 
-unique_counts = _accelerate(unique_counts, _c_unique_counts, 1, 'unique_counts')
+unique_counts = _accelerate(unique_counts, _unique_counts_by_type, 1, 'unique_counts')
 
 
-_c_unique_inverse: dict = {}
+_unique_inverse_by_type: dict = {}
 
 
-def unique_inverse(x: Array, /) -> Any:
+def unique_inverse(x: Array, /) -> tuple[Array, Array]:
     """Unique values of x and the indices that rebuild x from them.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4345,13 +4349,13 @@ def unique_inverse(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (values, inverse_indices)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_unique_inverse[type(x)]
+        f = _unique_inverse_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_unique_inverse, 'unique_inverse', (x,), ('x',))
+        f = _miss(_unique_inverse_by_type, 'unique_inverse', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -4359,13 +4363,13 @@ def unique_inverse(x: Array, /) -> Any:
         raise
 
 
-unique_inverse = _accelerate(unique_inverse, _c_unique_inverse, 1, 'unique_inverse')
+unique_inverse = _accelerate(unique_inverse, _unique_inverse_by_type, 1, 'unique_inverse')
 
 
-_c_unique_values: dict = {}
+_unique_values_by_type: dict = {}
 
 
-def unique_values(x: Array, /) -> Any:
+def unique_values(x: Array, /) -> Array:
     """Unique values of x, sorted.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4378,13 +4382,13 @@ def unique_values(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_unique_values[type(x)]
+        f = _unique_values_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_unique_values, 'unique_values', (x,), ('x',))
+        f = _miss(_unique_values_by_type, 'unique_values', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -4392,13 +4396,13 @@ def unique_values(x: Array, /) -> Any:
         raise
 
 
-unique_values = _accelerate(unique_values, _c_unique_values, 1, 'unique_values')
+unique_values = _accelerate(unique_values, _unique_values_by_type, 1, 'unique_values')
 
 
-_c_argsort: dict = {}
+_argsort_by_type: dict = {}
 
 
-def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=False, stable=True) -> Any:
+def argsort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
     """Indices that sort x along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4413,13 +4417,13 @@ def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_argsort[type(x)]
+        f = _argsort_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_argsort, 'argsort', (x,), ('x',))
+        f = _miss(_argsort_by_type, 'argsort', (x,), ('x',))
     try:
         return f(x, axis=axis, descending=descending, stable=stable)
     except Exception as e:
@@ -4427,13 +4431,13 @@ def argsort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=
         raise
 
 
-argsort = _accelerate(argsort, _c_argsort, 1, 'argsort')
+argsort = _accelerate(argsort, _argsort_by_type, 1, 'argsort')
 
 
-_c_sort: dict = {}
+_sort_by_type: dict = {}
 
 
-def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=False, stable=True) -> Any:
+def sort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
     """x sorted along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4448,13 +4452,13 @@ def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=Fal
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sort[type(x)]
+        f = _sort_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sort, 'sort', (x,), ('x',))
+        f = _miss(_sort_by_type, 'sort', (x,), ('x',))
     try:
         return f(x, axis=axis, descending=descending, stable=stable)
     except Exception as e:
@@ -4462,13 +4466,13 @@ def sort(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, descending=Fal
         raise
 
 
-sort = _accelerate(sort, _c_sort, 1, 'sort')
+sort = _accelerate(sort, _sort_by_type, 1, 'sort')
 
 
-_c_cumulative_prod: dict = {}
+_cumulative_prod_by_type: dict = {}
 
 
-def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
+def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     """Cumulative product along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4485,13 +4489,13 @@ def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, d
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cumulative_prod[type(x)]
+        f = _cumulative_prod_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cumulative_prod, 'cumulative_prod', (x,), ('x',))
+        f = _miss(_cumulative_prod_by_type, 'cumulative_prod', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, include_initial=include_initial)
     except Exception as e:
@@ -4499,13 +4503,13 @@ def cumulative_prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, d
         raise
 
 
-cumulative_prod = _accelerate(cumulative_prod, _c_cumulative_prod, 1, 'cumulative_prod')
+cumulative_prod = _accelerate(cumulative_prod, _cumulative_prod_by_type, 1, 'cumulative_prod')
 
 
-_c_cumulative_sum: dict = {}
+_cumulative_sum_by_type: dict = {}
 
 
-def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     """Cumulative sum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4522,13 +4526,13 @@ def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dt
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cumulative_sum[type(x)]
+        f = _cumulative_sum_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cumulative_sum, 'cumulative_sum', (x,), ('x',))
+        f = _miss(_cumulative_sum_by_type, 'cumulative_sum', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, include_initial=include_initial)
     except Exception as e:
@@ -4536,13 +4540,13 @@ def cumulative_sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dt
         raise
 
 
-cumulative_sum = _accelerate(cumulative_sum, _c_cumulative_sum, 1, 'cumulative_sum')
+cumulative_sum = _accelerate(cumulative_sum, _cumulative_sum_by_type, 1, 'cumulative_sum')
 
 
-_c_max: dict = {}
+_max_by_type: dict = {}
 
 
-def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Maximum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4559,13 +4563,13 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_max[type(x)]
+        f = _max_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_max, 'max', (x,), ('x',))
+        f = _miss(_max_by_type, 'max', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4573,13 +4577,13 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-max = _accelerate(max, _c_max, 1, 'max')
+max = _accelerate(max, _max_by_type, 1, 'max')
 
 
-_c_mean: dict = {}
+_mean_by_type: dict = {}
 
 
-def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Arithmetic mean along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4596,13 +4600,13 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_mean[type(x)]
+        f = _mean_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_mean, 'mean', (x,), ('x',))
+        f = _miss(_mean_by_type, 'mean', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4610,13 +4614,13 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bo
         raise
 
 
-mean = _accelerate(mean, _c_mean, 1, 'mean')
+mean = _accelerate(mean, _mean_by_type, 1, 'mean')
 
 
-_c_min: dict = {}
+_min_by_type: dict = {}
 
 
-def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Minimum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4633,13 +4637,13 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_min[type(x)]
+        f = _min_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_min, 'min', (x,), ('x',))
+        f = _miss(_min_by_type, 'min', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4647,13 +4651,13 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-min = _accelerate(min, _c_min, 1, 'min')
+min = _accelerate(min, _min_by_type, 1, 'min')
 
 
-_c_prod: dict = {}
+_prod_by_type: dict = {}
 
 
-def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Any:
+def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
     """Product along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4672,13 +4676,13 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_prod[type(x)]
+        f = _prod_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_prod, 'prod', (x,), ('x',))
+        f = _miss(_prod_by_type, 'prod', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, keepdims=keepdims)
     except Exception as e:
@@ -4686,13 +4690,13 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType
         raise
 
 
-prod = _accelerate(prod, _c_prod, 1, 'prod')
+prod = _accelerate(prod, _prod_by_type, 1, 'prod')
 
 
-_c_std: dict = {}
+_std_by_type: dict = {}
 
 
-def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Any:
+def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
     """Standard deviation along axis, with `correction` degrees of freedom removed.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4709,13 +4713,13 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_std[type(x)]
+        f = _std_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_std, 'std', (x,), ('x',))
+        f = _miss(_std_by_type, 'std', (x,), ('x',))
     try:
         return f(x, axis=axis, correction=correction, keepdims=keepdims)
     except Exception as e:
@@ -4723,13 +4727,13 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         raise
 
 
-std = _accelerate(std, _c_std, 1, 'std')
+std = _accelerate(std, _std_by_type, 1, 'std')
 
 
-_c_sum: dict = {}
+_sum_by_type: dict = {}
 
 
-def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Any:
+def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
     """Sum along axis.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4748,13 +4752,13 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeL
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_sum[type(x)]
+        f = _sum_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_sum, 'sum', (x,), ('x',))
+        f = _miss(_sum_by_type, 'sum', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, keepdims=keepdims)
     except Exception as e:
@@ -4762,13 +4766,13 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeL
         raise
 
 
-sum = _accelerate(sum, _c_sum, 1, 'sum')
+sum = _accelerate(sum, _sum_by_type, 1, 'sum')
 
 
-_c_var: dict = {}
+_var_by_type: dict = {}
 
 
-def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Any:
+def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
     """Variance along axis, with `correction` degrees of freedom removed.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4785,13 +4789,13 @@ def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_var[type(x)]
+        f = _var_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_var, 'var', (x,), ('x',))
+        f = _miss(_var_by_type, 'var', (x,), ('x',))
     try:
         return f(x, axis=axis, correction=correction, keepdims=keepdims)
     except Exception as e:
@@ -4799,13 +4803,13 @@ def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         raise
 
 
-var = _accelerate(var, _c_var, 1, 'var')
+var = _accelerate(var, _var_by_type, 1, 'var')
 
 
-_c_all: dict = {}
+_all_by_type: dict = {}
 
 
-def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Whether all elements along axis are true.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4822,13 +4826,13 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_all[type(x)]
+        f = _all_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_all, 'all', (x,), ('x',))
+        f = _miss(_all_by_type, 'all', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4836,13 +4840,13 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-all = _accelerate(all, _c_all, 1, 'all')
+all = _accelerate(all, _all_by_type, 1, 'all')
 
 
-_c_any: dict = {}
+_any_by_type: dict = {}
 
 
-def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """Whether any element along axis is true.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4859,13 +4863,13 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_any[type(x)]
+        f = _any_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_any, 'any', (x,), ('x',))
+        f = _miss(_any_by_type, 'any', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -4873,13 +4877,13 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
         raise
 
 
-any = _accelerate(any, _c_any, 1, 'any')
+any = _accelerate(any, _any_by_type, 1, 'any')
 
 
-_c_diff: dict = {}
+_diff_by_type: dict = {}
 
 
-def diff(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, n=1, prepend: Array = None, append: Array = None) -> Any:
+def diff(x: Array, /, *, axis: int = -1, n=1, prepend: Array = None, append: Array = None) -> Array:
     """n-th discrete difference along axis.
 
     Runs on the backend of ``x``, ``prepend``, ``append``; Python scalars follow the arrays.
@@ -4894,22 +4898,22 @@ def diff(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, n=1, prepend: 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(prepend)
     t2 = type(append)
     if t1 is t and t2 is t:
         try:
-            f = _c_diff[t]
+            f = _diff_by_type[t]
         except KeyError:
-            f = _miss(_c_diff, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
+            f = _miss(_diff_by_type, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
     else:
         try:
-            f = _c_diff[t, t1, t2]
+            f = _diff_by_type[t, t1, t2]
         except KeyError:
-            f = _miss(_c_diff, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
+            f = _miss(_diff_by_type, 'diff', (x, prepend, append), ('x', 'prepend', 'append'))
     try:
         return f(x, axis=axis, n=n, prepend=prepend, append=append)
     except Exception as e:
@@ -4917,10 +4921,10 @@ def diff(x: Array, /, *, axis: int | tuple[int, ...] | None = -1, n=1, prepend: 
         raise
 
 
-_c_allclose: dict = {}
+_allclose_by_type: dict = {}
 
 
-def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Any:
+def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """Whether all of |x1 - x2| <= atol + rtol * |x2| (a Python bool).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -4935,21 +4939,21 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    bool
+        A Python bool.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_allclose[t]
+            f = _allclose_by_type[t]
         except KeyError:
-            f = _miss(_c_allclose, 'allclose', (x1, x2), ('x1', 'x2'))
+            f = _miss(_allclose_by_type, 'allclose', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_allclose[t, t1]
+            f = _allclose_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_allclose, 'allclose', (x1, x2), ('x1', 'x2'))
+            f = _miss(_allclose_by_type, 'allclose', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except Exception as e:
@@ -4957,13 +4961,13 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
         raise
 
 
-allclose = _accelerate(allclose, _c_allclose, 2, 'allclose')
+allclose = _accelerate(allclose, _allclose_by_type, 2, 'allclose')
 
 
-_c_cumprod: dict = {}
+_cumprod_by_type: dict = {}
 
 
-def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
+def cumprod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     """Alias of cumulative_prod.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -4980,13 +4984,13 @@ def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DT
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cumprod[type(x)]
+        f = _cumprod_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cumprod, 'cumprod', (x,), ('x',))
+        f = _miss(_cumprod_by_type, 'cumprod', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, include_initial=include_initial)
     except Exception as e:
@@ -4994,13 +4998,13 @@ def cumprod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DT
         raise
 
 
-cumprod = _accelerate(cumprod, _c_cumprod, 1, 'cumprod')
+cumprod = _accelerate(cumprod, _cumprod_by_type, 1, 'cumprod')
 
 
-_c_cumsum: dict = {}
+_cumsum_by_type: dict = {}
 
 
-def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Any:
+def cumsum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     """Alias of cumulative_sum.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5017,13 +5021,13 @@ def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_cumsum[type(x)]
+        f = _cumsum_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_cumsum, 'cumsum', (x,), ('x',))
+        f = _miss(_cumsum_by_type, 'cumsum', (x,), ('x',))
     try:
         return f(x, axis=axis, dtype=dtype, include_initial=include_initial)
     except Exception as e:
@@ -5031,13 +5035,13 @@ def cumsum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
         raise
 
 
-cumsum = _accelerate(cumsum, _c_cumsum, 1, 'cumsum')
+cumsum = _accelerate(cumsum, _cumsum_by_type, 1, 'cumsum')
 
 
-_c_einsum: dict = {}
+_einsum_by_type: dict = {}
 
 
-def einsum(subscripts, /, *operands: Array) -> Any:
+def einsum(subscripts, /, *operands: Array) -> Array:
     """Einstein summation of the operands, in NumPy's subscript notation.
 
     Runs on the backend of ``operands``; Python scalars follow the arrays.
@@ -5045,18 +5049,18 @@ def einsum(subscripts, /, *operands: Array) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
         t = type(operands[0])
-        f = _c_einsum[t]
+        f = _einsum_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
+        f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
     else:
         for a in operands:
             if type(a) is not t:
-                f = _miss(_c_einsum, 'einsum', (operands,), ('operands',))
+                f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
                 break
     try:
         return f(subscripts, *operands)
@@ -5065,10 +5069,10 @@ def einsum(subscripts, /, *operands: Array) -> Any:
         raise
 
 
-_c_gather_nd: dict = {}
+_gather_nd_by_type: dict = {}
 
 
-def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
+def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Array:
     """Slices of x gathered at multi-indices, as tf.gather_nd.
 
     Runs on the backend of ``x``, ``indices``; Python scalars follow the arrays.
@@ -5083,21 +5087,21 @@ def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x)
     t1 = type(indices)
     if t1 is t:
         try:
-            f = _c_gather_nd[t]
+            f = _gather_nd_by_type[t]
         except KeyError:
-            f = _miss(_c_gather_nd, 'gather_nd', (x, indices), ('x', 'indices'))
+            f = _miss(_gather_nd_by_type, 'gather_nd', (x, indices), ('x', 'indices'))
     else:
         try:
-            f = _c_gather_nd[t, t1]
+            f = _gather_nd_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_gather_nd, 'gather_nd', (x, indices), ('x', 'indices'))
+            f = _miss(_gather_nd_by_type, 'gather_nd', (x, indices), ('x', 'indices'))
     try:
         return f(x, indices, batch_dims=batch_dims)
     except Exception as e:
@@ -5105,13 +5109,13 @@ def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Any:
         raise
 
 
-gather_nd = _accelerate(gather_nd, _c_gather_nd, 2, 'gather_nd')
+gather_nd = _accelerate(gather_nd, _gather_nd_by_type, 2, 'gather_nd')
 
 
-_c_isclose: dict = {}
+_isclose_by_type: dict = {}
 
 
-def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Any:
+def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Array:
     """Element-wise |x1 - x2| <= atol + rtol * |x2|.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -5126,21 +5130,21 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_isclose[t]
+            f = _isclose_by_type[t]
         except KeyError:
-            f = _miss(_c_isclose, 'isclose', (x1, x2), ('x1', 'x2'))
+            f = _miss(_isclose_by_type, 'isclose', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_isclose[t, t1]
+            f = _isclose_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_isclose, 'isclose', (x1, x2), ('x1', 'x2'))
+            f = _miss(_isclose_by_type, 'isclose', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except Exception as e:
@@ -5148,13 +5152,13 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
         raise
 
 
-isclose = _accelerate(isclose, _c_isclose, 2, 'isclose')
+isclose = _accelerate(isclose, _isclose_by_type, 2, 'isclose')
 
 
-_c_logsumexp: dict = {}
+_logsumexp_by_type: dict = {}
 
 
-def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Any:
+def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """log(sum(exp(x))) along axis, computed stably.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5171,13 +5175,13 @@ def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdim
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_logsumexp[type(x)]
+        f = _logsumexp_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_logsumexp, 'logsumexp', (x,), ('x',))
+        f = _miss(_logsumexp_by_type, 'logsumexp', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims)
     except Exception as e:
@@ -5185,13 +5189,13 @@ def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdim
         raise
 
 
-logsumexp = _accelerate(logsumexp, _c_logsumexp, 1, 'logsumexp')
+logsumexp = _accelerate(logsumexp, _logsumexp_by_type, 1, 'logsumexp')
 
 
-_c_one_hot: dict = {}
+_one_hot_by_type: dict = {}
 
 
-def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, axis: int | tuple[int, ...] | None = -1) -> Any:
+def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, axis: int = -1) -> Array:
     """One-hot encoding of integer indices along a new axis of size num_classes.
 
     Runs on the backend of ``indices``; Python scalars follow the arrays.
@@ -5208,13 +5212,13 @@ def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, a
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_one_hot[type(indices)]
+        f = _one_hot_by_type[type(indices)]
     except KeyError:
-        f = _miss(_c_one_hot, 'one_hot', (indices,), ('indices',))
+        f = _miss(_one_hot_by_type, 'one_hot', (indices,), ('indices',))
     try:
         return f(indices, num_classes, dtype=dtype, axis=axis)
     except Exception as e:
@@ -5222,13 +5226,13 @@ def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, a
         raise
 
 
-one_hot = _accelerate(one_hot, _c_one_hot, 1, 'one_hot')
+one_hot = _accelerate(one_hot, _one_hot_by_type, 1, 'one_hot')
 
 
-_c_pad: dict = {}
+_pad_by_type: dict = {}
 
 
-def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
+def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Array:
     """x padded along each axis (modes constant, reflect, symmetric, edge, wrap).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5241,13 +5245,13 @@ def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_pad[type(x)]
+        f = _pad_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_pad, 'pad', (x,), ('x',))
+        f = _miss(_pad_by_type, 'pad', (x,), ('x',))
     try:
         return f(x, pad_width, mode=mode, constant_values=constant_values)
     except Exception as e:
@@ -5255,13 +5259,13 @@ def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Any:
         raise
 
 
-pad = _accelerate(pad, _c_pad, 1, 'pad')
+pad = _accelerate(pad, _pad_by_type, 1, 'pad')
 
 
-_c_scatter_nd: dict = {}
+_scatter_nd_by_type: dict = {}
 
 
-def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) -> Any:
+def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) -> Array:
     """A zero array of shape with updates summed in at multi-indices, as tf.scatter_nd.
 
     Runs on the backend of ``indices``, ``updates``; Python scalars follow the arrays.
@@ -5276,21 +5280,21 @@ def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(indices)
     t1 = type(updates)
     if t1 is t:
         try:
-            f = _c_scatter_nd[t]
+            f = _scatter_nd_by_type[t]
         except KeyError:
-            f = _miss(_c_scatter_nd, 'scatter_nd', (indices, updates), ('indices', 'updates'))
+            f = _miss(_scatter_nd_by_type, 'scatter_nd', (indices, updates), ('indices', 'updates'))
     else:
         try:
-            f = _c_scatter_nd[t, t1]
+            f = _scatter_nd_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_scatter_nd, 'scatter_nd', (indices, updates), ('indices', 'updates'))
+            f = _miss(_scatter_nd_by_type, 'scatter_nd', (indices, updates), ('indices', 'updates'))
     try:
         return f(indices, updates, shape)
     except Exception as e:
@@ -5298,13 +5302,13 @@ def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) 
         raise
 
 
-scatter_nd = _accelerate(scatter_nd, _c_scatter_nd, 2, 'scatter_nd')
+scatter_nd = _accelerate(scatter_nd, _scatter_nd_by_type, 2, 'scatter_nd')
 
 
-_c_split: dict = {}
+_split_by_type: dict = {}
 
 
-def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | None = 0) -> Any:
+def split(x: Array, indices_or_sections, /, *, axis: int = 0) -> tuple[Array, ...]:
     """x split along axis into equal sections or at the given indices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5319,13 +5323,13 @@ def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | Non
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple of arrays
+        Native arrays of the inputs' backend.
     """
     try:
-        f = _c_split[type(x)]
+        f = _split_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_split, 'split', (x,), ('x',))
+        f = _miss(_split_by_type, 'split', (x,), ('x',))
     try:
         return f(x, indices_or_sections, axis=axis)
     except Exception as e:
@@ -5333,13 +5337,13 @@ def split(x: Array, indices_or_sections, /, *, axis: int | tuple[int, ...] | Non
         raise
 
 
-split = _accelerate(split, _c_split, 1, 'split')
+split = _accelerate(split, _split_by_type, 1, 'split')
 
 
-_c_top_k: dict = {}
+_top_k_by_type: dict = {}
 
 
-def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=True) -> Any:
+def top_k(x: Array, k, /, *, axis: int = -1, largest=True) -> tuple[Array, Array]:
     """The k largest (or smallest) elements along axis and their indices, sorted.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5354,13 +5358,13 @@ def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=Tr
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (values, indices)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_top_k[type(x)]
+        f = _top_k_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_top_k, 'top_k', (x,), ('x',))
+        f = _miss(_top_k_by_type, 'top_k', (x,), ('x',))
     try:
         return f(x, k, axis=axis, largest=largest)
     except Exception as e:
@@ -5368,13 +5372,13 @@ def top_k(x: Array, k, /, *, axis: int | tuple[int, ...] | None = -1, largest=Tr
         raise
 
 
-top_k = _accelerate(top_k, _c_top_k, 1, 'top_k')
+top_k = _accelerate(top_k, _top_k_by_type, 1, 'top_k')
 
 
-_c_to_numpy: dict = {}
+_to_numpy_by_type: dict = {}
 
 
-def to_numpy(x: Array, /) -> Any:
+def to_numpy(x: Array, /) -> numpy.ndarray:
     """x as a NumPy array (copied to host memory if needed).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5387,13 +5391,13 @@ def to_numpy(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    numpy.ndarray
+        A NumPy array in host memory.
     """
     try:
-        f = _c_to_numpy[type(x)]
+        f = _to_numpy_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_to_numpy, 'to_numpy', (x,), ('x',))
+        f = _miss(_to_numpy_by_type, 'to_numpy', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5401,13 +5405,13 @@ def to_numpy(x: Array, /) -> Any:
         raise
 
 
-to_numpy = _accelerate(to_numpy, _c_to_numpy, 1, 'to_numpy')
+to_numpy = _accelerate(to_numpy, _to_numpy_by_type, 1, 'to_numpy')
 
 
-_c_device: dict = {}
+_device_by_type: dict = {}
 
 
-def device(x: Array, /) -> Any:
+def device(x: Array, /) -> str:
     """The device x lives on, in hedera's spelling ("cpu", "gpu:0").
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5420,13 +5424,13 @@ def device(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    str
+        A Python string.
     """
     try:
-        f = _c_device[type(x)]
+        f = _device_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_device, 'device', (x,), ('x',))
+        f = _miss(_device_by_type, 'device', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5434,13 +5438,13 @@ def device(x: Array, /) -> Any:
         raise
 
 
-device = _accelerate(device, _c_device, 1, 'device')
+device = _accelerate(device, _device_by_type, 1, 'device')
 
 
-_c_to_device: dict = {}
+_to_device_by_type: dict = {}
 
 
-def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
+def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Array:
     """x moved to device.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5455,13 +5459,13 @@ def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_to_device[type(x)]
+        f = _to_device_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_to_device, 'to_device', (x,), ('x',))
+        f = _miss(_to_device_by_type, 'to_device', (x,), ('x',))
     try:
         return f(x, device, stream=stream)
     except Exception as e:
@@ -5469,13 +5473,13 @@ def to_device(x: Array, device: DeviceLike | None, /, *, stream=None) -> Any:
         raise
 
 
-to_device = _accelerate(to_device, _c_to_device, 1, 'to_device')
+to_device = _accelerate(to_device, _to_device_by_type, 1, 'to_device')
 
 
-_c_linalg_cholesky: dict = {}
+_linalg_cholesky_by_type: dict = {}
 
 
-def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
+def linalg_cholesky(x: Array, /, *, upper=False) -> Array:
     """Cholesky factor of symmetric (Hermitian) positive-definite matrices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5488,13 +5492,13 @@ def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_cholesky[type(x)]
+        f = _linalg_cholesky_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_cholesky, 'linalg.cholesky', (x,), ('x',))
+        f = _miss(_linalg_cholesky_by_type, 'linalg.cholesky', (x,), ('x',))
     try:
         return f(x, upper=upper)
     except Exception as e:
@@ -5502,13 +5506,13 @@ def linalg_cholesky(x: Array, /, *, upper=False) -> Any:
         raise
 
 
-linalg_cholesky = _accelerate(linalg_cholesky, _c_linalg_cholesky, 1, 'linalg.cholesky')
+linalg_cholesky = _accelerate(linalg_cholesky, _linalg_cholesky_by_type, 1, 'linalg.cholesky')
 
 
-_c_linalg_cross: dict = {}
+_linalg_cross_by_type: dict = {}
 
 
-def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
+def linalg_cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Cross product of three-element vectors along axis.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -5525,21 +5529,21 @@ def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None 
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_cross[t]
+            f = _linalg_cross_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_cross, 'linalg.cross', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_cross_by_type, 'linalg.cross', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_cross[t, t1]
+            f = _linalg_cross_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_cross, 'linalg.cross', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_cross_by_type, 'linalg.cross', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
@@ -5547,13 +5551,13 @@ def linalg_cross(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None 
         raise
 
 
-linalg_cross = _accelerate(linalg_cross, _c_linalg_cross, 2, 'linalg.cross')
+linalg_cross = _accelerate(linalg_cross, _linalg_cross_by_type, 2, 'linalg.cross')
 
 
-_c_linalg_det: dict = {}
+_linalg_det_by_type: dict = {}
 
 
-def linalg_det(x: Array, /) -> Any:
+def linalg_det(x: Array, /) -> Array:
     """Determinant of square matrices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5566,13 +5570,13 @@ def linalg_det(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_det[type(x)]
+        f = _linalg_det_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_det, 'linalg.det', (x,), ('x',))
+        f = _miss(_linalg_det_by_type, 'linalg.det', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5580,13 +5584,13 @@ def linalg_det(x: Array, /) -> Any:
         raise
 
 
-linalg_det = _accelerate(linalg_det, _c_linalg_det, 1, 'linalg.det')
+linalg_det = _accelerate(linalg_det, _linalg_det_by_type, 1, 'linalg.det')
 
 
-_c_linalg_diagonal: dict = {}
+_linalg_diagonal_by_type: dict = {}
 
 
-def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
+def linalg_diagonal(x: Array, /, *, offset=0) -> Array:
     """The offset diagonal of the last two axes.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5599,13 +5603,13 @@ def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_diagonal[type(x)]
+        f = _linalg_diagonal_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_diagonal, 'linalg.diagonal', (x,), ('x',))
+        f = _miss(_linalg_diagonal_by_type, 'linalg.diagonal', (x,), ('x',))
     try:
         return f(x, offset=offset)
     except Exception as e:
@@ -5613,13 +5617,13 @@ def linalg_diagonal(x: Array, /, *, offset=0) -> Any:
         raise
 
 
-linalg_diagonal = _accelerate(linalg_diagonal, _c_linalg_diagonal, 1, 'linalg.diagonal')
+linalg_diagonal = _accelerate(linalg_diagonal, _linalg_diagonal_by_type, 1, 'linalg.diagonal')
 
 
-_c_linalg_eigh: dict = {}
+_linalg_eigh_by_type: dict = {}
 
 
-def linalg_eigh(x: Array, /) -> Any:
+def linalg_eigh(x: Array, /) -> tuple[Array, Array]:
     """Eigenvalues (ascending) and eigenvectors of symmetric (Hermitian) matrices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5632,13 +5636,13 @@ def linalg_eigh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (eigenvalues, eigenvectors)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_linalg_eigh[type(x)]
+        f = _linalg_eigh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_eigh, 'linalg.eigh', (x,), ('x',))
+        f = _miss(_linalg_eigh_by_type, 'linalg.eigh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5646,13 +5650,13 @@ def linalg_eigh(x: Array, /) -> Any:
         raise
 
 
-linalg_eigh = _accelerate(linalg_eigh, _c_linalg_eigh, 1, 'linalg.eigh')
+linalg_eigh = _accelerate(linalg_eigh, _linalg_eigh_by_type, 1, 'linalg.eigh')
 
 
-_c_linalg_eigvalsh: dict = {}
+_linalg_eigvalsh_by_type: dict = {}
 
 
-def linalg_eigvalsh(x: Array, /) -> Any:
+def linalg_eigvalsh(x: Array, /) -> Array:
     """Eigenvalues (ascending) of symmetric (Hermitian) matrices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5665,13 +5669,13 @@ def linalg_eigvalsh(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_eigvalsh[type(x)]
+        f = _linalg_eigvalsh_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_eigvalsh, 'linalg.eigvalsh', (x,), ('x',))
+        f = _miss(_linalg_eigvalsh_by_type, 'linalg.eigvalsh', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5679,13 +5683,13 @@ def linalg_eigvalsh(x: Array, /) -> Any:
         raise
 
 
-linalg_eigvalsh = _accelerate(linalg_eigvalsh, _c_linalg_eigvalsh, 1, 'linalg.eigvalsh')
+linalg_eigvalsh = _accelerate(linalg_eigvalsh, _linalg_eigvalsh_by_type, 1, 'linalg.eigvalsh')
 
 
-_c_linalg_inv: dict = {}
+_linalg_inv_by_type: dict = {}
 
 
-def linalg_inv(x: Array, /) -> Any:
+def linalg_inv(x: Array, /) -> Array:
     """Inverse of square matrices.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5698,13 +5702,13 @@ def linalg_inv(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_inv[type(x)]
+        f = _linalg_inv_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_inv, 'linalg.inv', (x,), ('x',))
+        f = _miss(_linalg_inv_by_type, 'linalg.inv', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5712,13 +5716,13 @@ def linalg_inv(x: Array, /) -> Any:
         raise
 
 
-linalg_inv = _accelerate(linalg_inv, _c_linalg_inv, 1, 'linalg.inv')
+linalg_inv = _accelerate(linalg_inv, _linalg_inv_by_type, 1, 'linalg.inv')
 
 
-_c_linalg_matmul: dict = {}
+_linalg_matmul_by_type: dict = {}
 
 
-def linalg_matmul(x1: Array, x2: Array, /) -> Any:
+def linalg_matmul(x1: Array, x2: Array, /) -> Array:
     """Matrix product (same as matmul).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -5733,21 +5737,21 @@ def linalg_matmul(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_matmul[t]
+            f = _linalg_matmul_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_matmul, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_matmul_by_type, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_matmul[t, t1]
+            f = _linalg_matmul_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_matmul, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_matmul_by_type, 'linalg.matmul', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -5755,13 +5759,13 @@ def linalg_matmul(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_matmul = _accelerate(linalg_matmul, _c_linalg_matmul, 2, 'linalg.matmul')
+linalg_matmul = _accelerate(linalg_matmul, _linalg_matmul_by_type, 2, 'linalg.matmul')
 
 
-_c_linalg_matrix_norm: dict = {}
+_linalg_matrix_norm_by_type: dict = {}
 
 
-def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any:
+def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Array:
     """Matrix norm over the last two axes ("fro", "nuc", 1, 2, inf, ...).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5776,13 +5780,13 @@ def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_matrix_norm[type(x)]
+        f = _linalg_matrix_norm_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_matrix_norm, 'linalg.matrix_norm', (x,), ('x',))
+        f = _miss(_linalg_matrix_norm_by_type, 'linalg.matrix_norm', (x,), ('x',))
     try:
         return f(x, keepdims=keepdims, ord=ord)
     except Exception as e:
@@ -5790,13 +5794,13 @@ def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Any
         raise
 
 
-linalg_matrix_norm = _accelerate(linalg_matrix_norm, _c_linalg_matrix_norm, 1, 'linalg.matrix_norm')
+linalg_matrix_norm = _accelerate(linalg_matrix_norm, _linalg_matrix_norm_by_type, 1, 'linalg.matrix_norm')
 
 
-_c_linalg_matrix_power: dict = {}
+_linalg_matrix_power_by_type: dict = {}
 
 
-def linalg_matrix_power(x: Array, n, /) -> Any:
+def linalg_matrix_power(x: Array, n, /) -> Array:
     """Square matrices raised to the integer power n.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5809,13 +5813,13 @@ def linalg_matrix_power(x: Array, n, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_matrix_power[type(x)]
+        f = _linalg_matrix_power_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_matrix_power, 'linalg.matrix_power', (x,), ('x',))
+        f = _miss(_linalg_matrix_power_by_type, 'linalg.matrix_power', (x,), ('x',))
     try:
         return f(x, n)
     except Exception as e:
@@ -5823,13 +5827,13 @@ def linalg_matrix_power(x: Array, n, /) -> Any:
         raise
 
 
-linalg_matrix_power = _accelerate(linalg_matrix_power, _c_linalg_matrix_power, 1, 'linalg.matrix_power')
+linalg_matrix_power = _accelerate(linalg_matrix_power, _linalg_matrix_power_by_type, 1, 'linalg.matrix_power')
 
 
-_c_linalg_matrix_rank: dict = {}
+_linalg_matrix_rank_by_type: dict = {}
 
 
-def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
+def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Array:
     """Rank of matrices: singular values above rtol times the largest.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5842,13 +5846,13 @@ def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_matrix_rank[type(x)]
+        f = _linalg_matrix_rank_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_matrix_rank, 'linalg.matrix_rank', (x,), ('x',))
+        f = _miss(_linalg_matrix_rank_by_type, 'linalg.matrix_rank', (x,), ('x',))
     try:
         return f(x, rtol=rtol)
     except Exception as e:
@@ -5856,13 +5860,13 @@ def linalg_matrix_rank(x: Array, /, *, rtol=None) -> Any:
         raise
 
 
-linalg_matrix_rank = _accelerate(linalg_matrix_rank, _c_linalg_matrix_rank, 1, 'linalg.matrix_rank')
+linalg_matrix_rank = _accelerate(linalg_matrix_rank, _linalg_matrix_rank_by_type, 1, 'linalg.matrix_rank')
 
 
-_c_linalg_matrix_transpose: dict = {}
+_linalg_matrix_transpose_by_type: dict = {}
 
 
-def linalg_matrix_transpose(x: Array, /) -> Any:
+def linalg_matrix_transpose(x: Array, /) -> Array:
     """Matrix transpose (same as matrix_transpose).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5875,13 +5879,13 @@ def linalg_matrix_transpose(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_matrix_transpose[type(x)]
+        f = _linalg_matrix_transpose_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_matrix_transpose, 'linalg.matrix_transpose', (x,), ('x',))
+        f = _miss(_linalg_matrix_transpose_by_type, 'linalg.matrix_transpose', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -5889,13 +5893,13 @@ def linalg_matrix_transpose(x: Array, /) -> Any:
         raise
 
 
-linalg_matrix_transpose = _accelerate(linalg_matrix_transpose, _c_linalg_matrix_transpose, 1, 'linalg.matrix_transpose')
+linalg_matrix_transpose = _accelerate(linalg_matrix_transpose, _linalg_matrix_transpose_by_type, 1, 'linalg.matrix_transpose')
 
 
-_c_linalg_outer: dict = {}
+_linalg_outer_by_type: dict = {}
 
 
-def linalg_outer(x1: Array, x2: Array, /) -> Any:
+def linalg_outer(x1: Array, x2: Array, /) -> Array:
     """Outer product of two vectors.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -5910,21 +5914,21 @@ def linalg_outer(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_outer[t]
+            f = _linalg_outer_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_outer, 'linalg.outer', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_outer_by_type, 'linalg.outer', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_outer[t, t1]
+            f = _linalg_outer_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_outer, 'linalg.outer', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_outer_by_type, 'linalg.outer', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -5932,13 +5936,13 @@ def linalg_outer(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_outer = _accelerate(linalg_outer, _c_linalg_outer, 2, 'linalg.outer')
+linalg_outer = _accelerate(linalg_outer, _linalg_outer_by_type, 2, 'linalg.outer')
 
 
-_c_linalg_pinv: dict = {}
+_linalg_pinv_by_type: dict = {}
 
 
-def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
+def linalg_pinv(x: Array, /, *, rtol=None) -> Array:
     """Moore-Penrose pseudo-inverse.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5951,13 +5955,13 @@ def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_pinv[type(x)]
+        f = _linalg_pinv_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_pinv, 'linalg.pinv', (x,), ('x',))
+        f = _miss(_linalg_pinv_by_type, 'linalg.pinv', (x,), ('x',))
     try:
         return f(x, rtol=rtol)
     except Exception as e:
@@ -5965,13 +5969,13 @@ def linalg_pinv(x: Array, /, *, rtol=None) -> Any:
         raise
 
 
-linalg_pinv = _accelerate(linalg_pinv, _c_linalg_pinv, 1, 'linalg.pinv')
+linalg_pinv = _accelerate(linalg_pinv, _linalg_pinv_by_type, 1, 'linalg.pinv')
 
 
-_c_linalg_qr: dict = {}
+_linalg_qr_by_type: dict = {}
 
 
-def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
+def linalg_qr(x: Array, /, *, mode='reduced') -> tuple[Array, Array]:
     """QR decomposition.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -5984,13 +5988,13 @@ def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (Q, R)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_linalg_qr[type(x)]
+        f = _linalg_qr_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_qr, 'linalg.qr', (x,), ('x',))
+        f = _miss(_linalg_qr_by_type, 'linalg.qr', (x,), ('x',))
     try:
         return f(x, mode=mode)
     except Exception as e:
@@ -5998,13 +6002,13 @@ def linalg_qr(x: Array, /, *, mode='reduced') -> Any:
         raise
 
 
-linalg_qr = _accelerate(linalg_qr, _c_linalg_qr, 1, 'linalg.qr')
+linalg_qr = _accelerate(linalg_qr, _linalg_qr_by_type, 1, 'linalg.qr')
 
 
-_c_linalg_slogdet: dict = {}
+_linalg_slogdet_by_type: dict = {}
 
 
-def linalg_slogdet(x: Array, /) -> Any:
+def linalg_slogdet(x: Array, /) -> tuple[Array, Array]:
     """Sign and log of the absolute determinant.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6017,13 +6021,13 @@ def linalg_slogdet(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (sign, logabsdet)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_linalg_slogdet[type(x)]
+        f = _linalg_slogdet_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_slogdet, 'linalg.slogdet', (x,), ('x',))
+        f = _miss(_linalg_slogdet_by_type, 'linalg.slogdet', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -6031,13 +6035,13 @@ def linalg_slogdet(x: Array, /) -> Any:
         raise
 
 
-linalg_slogdet = _accelerate(linalg_slogdet, _c_linalg_slogdet, 1, 'linalg.slogdet')
+linalg_slogdet = _accelerate(linalg_slogdet, _linalg_slogdet_by_type, 1, 'linalg.slogdet')
 
 
-_c_linalg_solve: dict = {}
+_linalg_solve_by_type: dict = {}
 
 
-def linalg_solve(x1: Array, x2: Array, /) -> Any:
+def linalg_solve(x1: Array, x2: Array, /) -> Array:
     """Solution of x1 @ result = x2.
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -6052,21 +6056,21 @@ def linalg_solve(x1: Array, x2: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_solve[t]
+            f = _linalg_solve_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_solve, 'linalg.solve', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_solve_by_type, 'linalg.solve', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_solve[t, t1]
+            f = _linalg_solve_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_solve, 'linalg.solve', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_solve_by_type, 'linalg.solve', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2)
     except Exception as e:
@@ -6074,13 +6078,13 @@ def linalg_solve(x1: Array, x2: Array, /) -> Any:
         raise
 
 
-linalg_solve = _accelerate(linalg_solve, _c_linalg_solve, 2, 'linalg.solve')
+linalg_solve = _accelerate(linalg_solve, _linalg_solve_by_type, 2, 'linalg.solve')
 
 
-_c_linalg_svd: dict = {}
+_linalg_svd_by_type: dict = {}
 
 
-def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
+def linalg_svd(x: Array, /, *, full_matrices=True) -> tuple[Array, Array, Array]:
     """Singular value decomposition U, S, Vh.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6093,13 +6097,13 @@ def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    tuple (U, S, Vh)
+        A named tuple of native arrays of the inputs' backend.
     """
     try:
-        f = _c_linalg_svd[type(x)]
+        f = _linalg_svd_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_svd, 'linalg.svd', (x,), ('x',))
+        f = _miss(_linalg_svd_by_type, 'linalg.svd', (x,), ('x',))
     try:
         return f(x, full_matrices=full_matrices)
     except Exception as e:
@@ -6107,13 +6111,13 @@ def linalg_svd(x: Array, /, *, full_matrices=True) -> Any:
         raise
 
 
-linalg_svd = _accelerate(linalg_svd, _c_linalg_svd, 1, 'linalg.svd')
+linalg_svd = _accelerate(linalg_svd, _linalg_svd_by_type, 1, 'linalg.svd')
 
 
-_c_linalg_svdvals: dict = {}
+_linalg_svdvals_by_type: dict = {}
 
 
-def linalg_svdvals(x: Array, /) -> Any:
+def linalg_svdvals(x: Array, /) -> Array:
     """Singular values, descending.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6126,13 +6130,13 @@ def linalg_svdvals(x: Array, /) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_svdvals[type(x)]
+        f = _linalg_svdvals_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_svdvals, 'linalg.svdvals', (x,), ('x',))
+        f = _miss(_linalg_svdvals_by_type, 'linalg.svdvals', (x,), ('x',))
     try:
         return f(x)
     except Exception as e:
@@ -6140,13 +6144,13 @@ def linalg_svdvals(x: Array, /) -> Any:
         raise
 
 
-linalg_svdvals = _accelerate(linalg_svdvals, _c_linalg_svdvals, 1, 'linalg.svdvals')
+linalg_svdvals = _accelerate(linalg_svdvals, _linalg_svdvals_by_type, 1, 'linalg.svdvals')
 
 
-_c_linalg_tensordot: dict = {}
+_linalg_tensordot_by_type: dict = {}
 
 
-def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
+def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
     """Tensor contraction (same as tensordot).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -6163,21 +6167,21 @@ def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_tensordot[t]
+            f = _linalg_tensordot_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_tensordot, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_tensordot_by_type, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_tensordot[t, t1]
+            f = _linalg_tensordot_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_tensordot, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_tensordot_by_type, 'linalg.tensordot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axes=axes)
     except Exception as e:
@@ -6185,13 +6189,13 @@ def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Any:
         raise
 
 
-linalg_tensordot = _accelerate(linalg_tensordot, _c_linalg_tensordot, 2, 'linalg.tensordot')
+linalg_tensordot = _accelerate(linalg_tensordot, _linalg_tensordot_by_type, 2, 'linalg.tensordot')
 
 
-_c_linalg_trace: dict = {}
+_linalg_trace_by_type: dict = {}
 
 
-def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> Any:
+def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> Array:
     """Sum along the offset diagonal of the last two axes.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6206,13 +6210,13 @@ def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> An
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_trace[type(x)]
+        f = _linalg_trace_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_trace, 'linalg.trace', (x,), ('x',))
+        f = _miss(_linalg_trace_by_type, 'linalg.trace', (x,), ('x',))
     try:
         return f(x, offset=offset, dtype=dtype)
     except Exception as e:
@@ -6220,13 +6224,13 @@ def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> An
         raise
 
 
-linalg_trace = _accelerate(linalg_trace, _c_linalg_trace, 1, 'linalg.trace')
+linalg_trace = _accelerate(linalg_trace, _linalg_trace_by_type, 1, 'linalg.trace')
 
 
-_c_linalg_vecdot: dict = {}
+_linalg_vecdot_by_type: dict = {}
 
 
-def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None = -1) -> Any:
+def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Vector dot product (same as vecdot).
 
     Runs on the backend of ``x1``, ``x2``; Python scalars follow the arrays.
@@ -6243,21 +6247,21 @@ def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
         try:
-            f = _c_linalg_vecdot[t]
+            f = _linalg_vecdot_by_type[t]
         except KeyError:
-            f = _miss(_c_linalg_vecdot, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_vecdot_by_type, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
     else:
         try:
-            f = _c_linalg_vecdot[t, t1]
+            f = _linalg_vecdot_by_type[t, t1]
         except KeyError:
-            f = _miss(_c_linalg_vecdot, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
+            f = _miss(_linalg_vecdot_by_type, 'linalg.vecdot', (x1, x2), ('x1', 'x2'))
     try:
         return f(x1, x2, axis=axis)
     except Exception as e:
@@ -6265,13 +6269,13 @@ def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int | tuple[int, ...] | None
         raise
 
 
-linalg_vecdot = _accelerate(linalg_vecdot, _c_linalg_vecdot, 2, 'linalg.vecdot')
+linalg_vecdot = _accelerate(linalg_vecdot, _linalg_vecdot_by_type, 2, 'linalg.vecdot')
 
 
-_c_linalg_vector_norm: dict = {}
+_linalg_vector_norm_by_type: dict = {}
 
 
-def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord=2) -> Any:
+def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord=2) -> Array:
     """Vector p-norm over axis (all axes if None).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6288,13 +6292,13 @@ def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_linalg_vector_norm[type(x)]
+        f = _linalg_vector_norm_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_linalg_vector_norm, 'linalg.vector_norm', (x,), ('x',))
+        f = _miss(_linalg_vector_norm_by_type, 'linalg.vector_norm', (x,), ('x',))
     try:
         return f(x, axis=axis, keepdims=keepdims, ord=ord)
     except Exception as e:
@@ -6302,13 +6306,13 @@ def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None
         raise
 
 
-linalg_vector_norm = _accelerate(linalg_vector_norm, _c_linalg_vector_norm, 1, 'linalg.vector_norm')
+linalg_vector_norm = _accelerate(linalg_vector_norm, _linalg_vector_norm_by_type, 1, 'linalg.vector_norm')
 
 
-_c_fft_fft: dict = {}
+_fft_fft_by_type: dict = {}
 
 
-def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_fft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """One-dimensional discrete Fourier transform.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6325,13 +6329,13 @@ def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, nor
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_fft[type(x)]
+        f = _fft_fft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_fft, 'fft.fft', (x,), ('x',))
+        f = _miss(_fft_fft_by_type, 'fft.fft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6339,13 +6343,13 @@ def fft_fft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, nor
         raise
 
 
-fft_fft = _accelerate(fft_fft, _c_fft_fft, 1, 'fft.fft')
+fft_fft = _accelerate(fft_fft, _fft_fft_by_type, 1, 'fft.fft')
 
 
-_c_fft_fftfreq: dict = {}
+_fft_fftfreq_by_backend: dict = {}
 
 
-def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """Sample frequencies of an n-point DFT.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -6360,10 +6364,10 @@ def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLi
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_fft_fftfreq, 'fft.fftfreq')
+    f = _current_function(_fft_fftfreq_by_backend, 'fft.fftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
     except Exception as e:
@@ -6371,13 +6375,13 @@ def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLi
         raise
 
 
-fft_fftfreq = _accelerate(fft_fftfreq, _c_fft_fftfreq, _CURRENT, 'fft.fftfreq')
+fft_fftfreq = _accelerate(fft_fftfreq, _fft_fftfreq_by_backend, _CURRENT, 'fft.fftfreq')
 
 
-_c_fft_fftn: dict = {}
+_fft_fftn_by_type: dict = {}
 
 
-def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
+def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
     """N-dimensional discrete Fourier transform.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6394,13 +6398,13 @@ def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_fftn[type(x)]
+        f = _fft_fftn_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_fftn, 'fft.fftn', (x,), ('x',))
+        f = _miss(_fft_fftn_by_type, 'fft.fftn', (x,), ('x',))
     try:
         return f(x, s=s, axes=axes, norm=norm)
     except Exception as e:
@@ -6408,13 +6412,13 @@ def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_fftn = _accelerate(fft_fftn, _c_fft_fftn, 1, 'fft.fftn')
+fft_fftn = _accelerate(fft_fftn, _fft_fftn_by_type, 1, 'fft.fftn')
 
 
-_c_fft_fftshift: dict = {}
+_fft_fftshift_by_type: dict = {}
 
 
-def fft_fftshift(x: Array, /, *, axes=None) -> Any:
+def fft_fftshift(x: Array, /, *, axes=None) -> Array:
     """The zero-frequency term shifted to the centre.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6429,13 +6433,13 @@ def fft_fftshift(x: Array, /, *, axes=None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_fftshift[type(x)]
+        f = _fft_fftshift_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_fftshift, 'fft.fftshift', (x,), ('x',))
+        f = _miss(_fft_fftshift_by_type, 'fft.fftshift', (x,), ('x',))
     try:
         return f(x, axes=axes)
     except Exception as e:
@@ -6443,13 +6447,13 @@ def fft_fftshift(x: Array, /, *, axes=None) -> Any:
         raise
 
 
-fft_fftshift = _accelerate(fft_fftshift, _c_fft_fftshift, 1, 'fft.fftshift')
+fft_fftshift = _accelerate(fft_fftshift, _fft_fftshift_by_type, 1, 'fft.fftshift')
 
 
-_c_fft_hfft: dict = {}
+_fft_hfft_by_type: dict = {}
 
 
-def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_hfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """DFT of a signal with Hermitian symmetry (real output).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6466,13 +6470,13 @@ def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_hfft[type(x)]
+        f = _fft_hfft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_hfft, 'fft.hfft', (x,), ('x',))
+        f = _miss(_fft_hfft_by_type, 'fft.hfft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6480,13 +6484,13 @@ def fft_hfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_hfft = _accelerate(fft_hfft, _c_fft_hfft, 1, 'fft.hfft')
+fft_hfft = _accelerate(fft_hfft, _fft_hfft_by_type, 1, 'fft.hfft')
 
 
-_c_fft_ifft: dict = {}
+_fft_ifft_by_type: dict = {}
 
 
-def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_ifft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """One-dimensional inverse discrete Fourier transform.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6503,13 +6507,13 @@ def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_ifft[type(x)]
+        f = _fft_ifft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_ifft, 'fft.ifft', (x,), ('x',))
+        f = _miss(_fft_ifft_by_type, 'fft.ifft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6517,13 +6521,13 @@ def fft_ifft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_ifft = _accelerate(fft_ifft, _c_fft_ifft, 1, 'fft.ifft')
+fft_ifft = _accelerate(fft_ifft, _fft_ifft_by_type, 1, 'fft.ifft')
 
 
-_c_fft_ifftn: dict = {}
+_fft_ifftn_by_type: dict = {}
 
 
-def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
+def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
     """N-dimensional inverse discrete Fourier transform.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6540,13 +6544,13 @@ def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_ifftn[type(x)]
+        f = _fft_ifftn_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_ifftn, 'fft.ifftn', (x,), ('x',))
+        f = _miss(_fft_ifftn_by_type, 'fft.ifftn', (x,), ('x',))
     try:
         return f(x, s=s, axes=axes, norm=norm)
     except Exception as e:
@@ -6554,13 +6558,13 @@ def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_ifftn = _accelerate(fft_ifftn, _c_fft_ifftn, 1, 'fft.ifftn')
+fft_ifftn = _accelerate(fft_ifftn, _fft_ifftn_by_type, 1, 'fft.ifftn')
 
 
-_c_fft_ifftshift: dict = {}
+_fft_ifftshift_by_type: dict = {}
 
 
-def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
+def fft_ifftshift(x: Array, /, *, axes=None) -> Array:
     """Inverse of fftshift.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6575,13 +6579,13 @@ def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_ifftshift[type(x)]
+        f = _fft_ifftshift_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_ifftshift, 'fft.ifftshift', (x,), ('x',))
+        f = _miss(_fft_ifftshift_by_type, 'fft.ifftshift', (x,), ('x',))
     try:
         return f(x, axes=axes)
     except Exception as e:
@@ -6589,13 +6593,13 @@ def fft_ifftshift(x: Array, /, *, axes=None) -> Any:
         raise
 
 
-fft_ifftshift = _accelerate(fft_ifftshift, _c_fft_ifftshift, 1, 'fft.ifftshift')
+fft_ifftshift = _accelerate(fft_ifftshift, _fft_ifftshift_by_type, 1, 'fft.ifftshift')
 
 
-_c_fft_ihfft: dict = {}
+_fft_ihfft_by_type: dict = {}
 
 
-def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_ihfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """Inverse of hfft.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6612,13 +6616,13 @@ def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_ihfft[type(x)]
+        f = _fft_ihfft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_ihfft, 'fft.ihfft', (x,), ('x',))
+        f = _miss(_fft_ihfft_by_type, 'fft.ihfft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6626,13 +6630,13 @@ def fft_ihfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
         raise
 
 
-fft_ihfft = _accelerate(fft_ihfft, _c_fft_ihfft, 1, 'fft.ihfft')
+fft_ihfft = _accelerate(fft_ihfft, _fft_ihfft_by_type, 1, 'fft.ihfft')
 
 
-_c_fft_irfft: dict = {}
+_fft_irfft_by_type: dict = {}
 
 
-def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_irfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """Inverse of rfft (real output).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6649,13 +6653,13 @@ def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_irfft[type(x)]
+        f = _fft_irfft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_irfft, 'fft.irfft', (x,), ('x',))
+        f = _miss(_fft_irfft_by_type, 'fft.irfft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6663,13 +6667,13 @@ def fft_irfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, n
         raise
 
 
-fft_irfft = _accelerate(fft_irfft, _c_fft_irfft, 1, 'fft.irfft')
+fft_irfft = _accelerate(fft_irfft, _fft_irfft_by_type, 1, 'fft.irfft')
 
 
-_c_fft_irfftn: dict = {}
+_fft_irfftn_by_type: dict = {}
 
 
-def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
+def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
     """Inverse of rfftn (real output).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6686,13 +6690,13 @@ def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_irfftn[type(x)]
+        f = _fft_irfftn_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_irfftn, 'fft.irfftn', (x,), ('x',))
+        f = _miss(_fft_irfftn_by_type, 'fft.irfftn', (x,), ('x',))
     try:
         return f(x, s=s, axes=axes, norm=norm)
     except Exception as e:
@@ -6700,13 +6704,13 @@ def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_irfftn = _accelerate(fft_irfftn, _c_fft_irfftn, 1, 'fft.irfftn')
+fft_irfftn = _accelerate(fft_irfftn, _fft_irfftn_by_type, 1, 'fft.irfftn')
 
 
-_c_fft_rfft: dict = {}
+_fft_rfft_by_type: dict = {}
 
 
-def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, norm='backward') -> Any:
+def fft_rfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
     """One-dimensional DFT of a real signal (non-negative frequencies).
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6723,13 +6727,13 @@ def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_rfft[type(x)]
+        f = _fft_rfft_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_rfft, 'fft.rfft', (x,), ('x',))
+        f = _miss(_fft_rfft_by_type, 'fft.rfft', (x,), ('x',))
     try:
         return f(x, n=n, axis=axis, norm=norm)
     except Exception as e:
@@ -6737,13 +6741,13 @@ def fft_rfft(x: Array, /, *, n=None, axis: int | tuple[int, ...] | None = -1, no
         raise
 
 
-fft_rfft = _accelerate(fft_rfft, _c_fft_rfft, 1, 'fft.rfft')
+fft_rfft = _accelerate(fft_rfft, _fft_rfft_by_type, 1, 'fft.rfft')
 
 
-_c_fft_rfftfreq: dict = {}
+_fft_rfftfreq_by_backend: dict = {}
 
 
-def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Any:
+def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     """Sample frequencies of an n-point real DFT.
 
     Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
@@ -6758,10 +6762,10 @@ def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceL
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the current backend.
     """
-    f = _current_function(_c_fft_rfftfreq, 'fft.rfftfreq')
+    f = _current_function(_fft_rfftfreq_by_backend, 'fft.rfftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
     except Exception as e:
@@ -6769,13 +6773,13 @@ def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceL
         raise
 
 
-fft_rfftfreq = _accelerate(fft_rfftfreq, _c_fft_rfftfreq, _CURRENT, 'fft.rfftfreq')
+fft_rfftfreq = _accelerate(fft_rfftfreq, _fft_rfftfreq_by_backend, _CURRENT, 'fft.rfftfreq')
 
 
-_c_fft_rfftn: dict = {}
+_fft_rfftn_by_type: dict = {}
 
 
-def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
+def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
     """N-dimensional DFT of a real signal.
 
     Runs on the backend of ``x``; Python scalars follow the arrays.
@@ -6792,13 +6796,13 @@ def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
 
     Returns
     -------
-    array or tuple of arrays
-        Native arrays of the same backend.
+    array
+        A native array of the inputs' backend.
     """
     try:
-        f = _c_fft_rfftn[type(x)]
+        f = _fft_rfftn_by_type[type(x)]
     except KeyError:
-        f = _miss(_c_fft_rfftn, 'fft.rfftn', (x,), ('x',))
+        f = _miss(_fft_rfftn_by_type, 'fft.rfftn', (x,), ('x',))
     try:
         return f(x, s=s, axes=axes, norm=norm)
     except Exception as e:
@@ -6806,4 +6810,4 @@ def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Any:
         raise
 
 
-fft_rfftn = _accelerate(fft_rfftn, _c_fft_rfftn, 1, 'fft.rfftn')
+fft_rfftn = _accelerate(fft_rfftn, _fft_rfftn_by_type, 1, 'fft.rfftn')

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import dtypes as _dtypes
-from ._diagnose import diagnose as _diagnose
 from ._dispatch import backend_name_of_type, current_namespace, load_backend, resolve
-from ._typing import Array, DeviceLike, DTypeLike
+from ._error_path import diagnose as _diagnose
 from .dtypes import DType, as_hedera_dtype
 from .errors import DtypeError, NotAnArrayError
+from .typing import Array, DeviceLike, DTypeLike
 
 __all__ = ["asarray", "at", "can_cast", "dtype", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -70,9 +70,7 @@ def asarray(
     else:
         ns = load_backend(backend)
         if source is not None and source != backend:
-            obj = _convert(obj, source, backend)
-            if copy is True:  # the conversion may share memory with the source
-                copy = True
+            obj = _convert(obj, source, backend)  # may share memory: copy=True still copies below
     try:
         return ns.asarray(obj, dtype=dtype, device=device, copy=copy)
     except Exception as e:
@@ -108,7 +106,7 @@ def can_cast(from_: DTypeLike | Array, to: DTypeLike, /) -> bool:
     return _dtypes.can_cast(_dtype_of(from_, "from_"), to)
 
 
-def result_type(*arrays_and_dtypes: Any) -> Any:
+def result_type(*arrays_and_dtypes: Any) -> DTypeLike:
     """The dtype the standard's promotion rules give for these arrays, dtypes and Python scalars.
 
     With an array or a native dtype among the arguments the answer is that

@@ -1,18 +1,5 @@
-"""Type aliases used in hedera's public signatures.
+"""hedera's type aliases, under their former private name: see :mod:`hedera.typing`."""
 
-hedera has no array class of its own: ``Array`` is whatever native array the
-backend uses (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``, ``tf.Tensor``).
-"""
+from .typing import Array, DeviceLike, DTypeLike, Nest
 
-from __future__ import annotations
-
-from typing import Any, Union
-
-from .dtypes import DType
-
-#: a native array of any backend
-Array = Any
-#: a hedera dtype, a native dtype of any framework, or a dtype name
-DTypeLike = Union[DType, Any, str]
-#: ``"cpu"``, ``"gpu"``, ``"gpu:1"``, or a native device object
-DeviceLike = Union[str, Any]
+__all__ = ["Array", "DTypeLike", "DeviceLike", "Nest"]

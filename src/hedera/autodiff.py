@@ -23,7 +23,6 @@ docs/autodiff.md.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -31,9 +30,8 @@ from typing import Any
 import optree
 
 from . import tree as _tree
-from ._dispatch import backend_name_of_type, load_backend, on_backend_load
+from ._dispatch import backend_module, backend_name_of_type, backend_of_leaves, path_describer
 from .errors import (
-    BackendMismatchError,
     DtypeError,
     InvalidArgumentError,
     InvalidAxisError,
@@ -71,57 +69,20 @@ def _flatten(tree: Any, none_is_leaf: bool = False) -> tuple[list[Any], list[tup
 
 def _path_str(root: str, path: tuple) -> str:
     """``args[0]['w'][1]`` for root ``args`` and path ``(0, 'w', 1)``."""
-    return root + "".join(f"[{k!r}]" for k in path)
+    return path_describer(root)(path)
 
 
 def _autodiff_module(name: str) -> ModuleType:
     """``hedera.backends.<name>.autodiff`` (loading the backend's namespace first)."""
-    try:
-        return _MODULES[name]
-    except KeyError:
-        pass
-    load_backend(name)
-    module = importlib.import_module(f"hedera.backends.{name}.autodiff")
-    _MODULES[name] = module
-    return module
+    return backend_module(name, "autodiff")
 
 
-_MODULES: dict[str, ModuleType] = {}
-
-# Loading the tensorflow backend loads its autodiff module, which keeps AutoGraph out of hedera's code.
-on_backend_load("tensorflow", lambda: _autodiff_module("tensorflow"))
-
-
-def _backend_of_leaves(
-    fname: str, leaves: Sequence[Any], paths: Sequence[tuple], root: str, *, skip_non_arrays: bool = False
-) -> str | None:
-    """The one backend of the array ``leaves``.
-
-    Raises
-    ------
-    NotAnArrayError
-        For a leaf that is not an array (unless ``skip_non_arrays``), naming its path.
-    BackendMismatchError
-        If leaves of two backends are mixed, naming a path of each.
-    """
-    found: dict[str, tuple] = {}
-    for leaf, path in zip(leaves, paths, strict=True):
-        name = backend_name_of_type(type(leaf))
-        if name is None:
-            if skip_non_arrays:
-                continue
-            raise NotAnArrayError(
-                f"{fname}: {_path_str(root, path)} must be an array of a known framework, "
-                f"got {type(leaf).__name__}"
-            )
-        found.setdefault(name, path)
-    if len(found) > 1:
-        parts = ", ".join(f"{_path_str(root, p)} is {n}" for n, p in found.items())
-        raise BackendMismatchError(
-            f"{fname}: arrays of different backends in one call ({parts}); "
-            f"convert them with hd.asarray(x, backend=...)"
-        )
-    return next(iter(found), None)
+def _backend_of_leaves(fname: str, leaves: Sequence[Any], paths: Sequence[tuple], root: str) -> str | None:
+    """The one backend of the array ``leaves`` under the argument ``root``; every leaf must be an
+    array (:func:`hedera._dispatch.backend_of_leaves`)."""
+    return backend_of_leaves(
+        fname, leaves, paths, describe=path_describer(root), non_arrays="an array of a known framework"
+    )
 
 
 def _prepare(fname: str, trees: tuple, root: str, argnums: Sequence[int] | None = None) -> tuple:

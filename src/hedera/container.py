@@ -507,6 +507,7 @@ optree.register_pytree_node(
     path_entry_type=optree.MappingEntry,
     namespace=_tree.NAMESPACE,
 )
+_tree.register_unordered_mapping(Container)  # its key order does not count in comparisons
 
 
 def _register_jax() -> None:

@@ -38,14 +38,43 @@ from typing import Any
 
 import optree
 
-from ._dispatch import _TYPE_TO_BACKEND, backend_name_of_type, current_backend
-from .autodiff import _TREE_NAMESPACE, _autodiff_module, _backend_of_leaves
+from ._dispatch import (
+    backend_module,
+    backend_name_if_cached,
+    backend_name_of_type,
+    backend_of_leaves,
+    current_backend,
+    path_describer,
+)
 from .errors import BackendMismatchError, InvalidArgumentError
+from .tree import NAMESPACE as _TREE_NAMESPACE
 
-__all__ = ["jit"]
+__all__ = ["inside_trace", "jit", "traced_by"]
 
 #: True while a function compiled by hd.jit runs (or is traced); stateful random calls check it
 in_jit: contextvars.ContextVar[bool] = contextvars.ContextVar("hedera_in_jit", default=False)
+
+
+def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
+    """Whether hedera code runs inside a trace of ``backend``'s compiler or transformations.
+
+    The one place that decides it, for ``hd.jit`` and the control-flow fronts (:mod:`hedera.control`),
+    which become the framework's loop and branch primitives inside a trace: ``torch.compile``
+    (``torch.compiler.is_compiling``), ``tf.function``/``tf.vectorized_map`` (not executing
+    eagerly), ``jax.jit`` and jax transformations (a traced array among ``leaves``, or arrays made
+    now are tracers, or :data:`in_jit` is set inside ``hd.jit``'s trace). numpy never traces.
+    """
+    return traced_by(backend_module(backend, "autodiff"), leaves)
+
+
+def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
+    """:func:`inside_trace` for a backend's ``autodiff`` module (backend code calls this one: no lookup)."""
+    if getattr(module, "JIT_RUNS_F_ONLY_WHILE_TRACING", False) and in_jit.get():
+        return True
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None and any(map(is_traced, leaves)):
+        return True
+    return module.is_compiling()
 
 
 #: non-array leaf types: an argument of one of these (or an array) needs no walk, so a call whose
@@ -73,7 +102,7 @@ def _nest_backend(items: list) -> Any:
     while stack:
         for item in stack.pop():
             t = type(item)
-            name = _TYPE_TO_BACKEND.get(t)  # (backend_name_of_type's cache: None for non-arrays)
+            name = backend_name_if_cached(t)  # None for non-arrays and types not seen yet
             if name is None:
                 if t is dict or t is list or t is tuple:
                     sequence = item.values() if t is dict else item
@@ -96,7 +125,7 @@ def _nest_backend(items: list) -> Any:
 def _uniform_backend(items: Any) -> str | None:
     """The backend of ``items`` if they are all arrays of one type (checked in C), else None."""
     types = set(map(type, items))
-    return _TYPE_TO_BACKEND.get(types.pop()) if len(types) == 1 else None
+    return backend_name_if_cached(types.pop()) if len(types) == 1 else None
 
 
 def _array_backend_or_walk(item: Any, t: type, stack: list) -> str | None:
@@ -245,7 +274,7 @@ class Jitted:
         entry = self._entry(name)
         if key is not None and len(self._by_signature) < _MAX_SIGNATURES:
             types_decide = all(
-                _TYPE_TO_BACKEND.get(type(a)) is not None or type(a) in _SCALARS for a in dynamic
+                backend_name_if_cached(type(a)) is not None or type(a) in _SCALARS for a in dynamic
             )
             self._by_signature[key] = entry if types_decide else _WALK
         return entry
@@ -279,7 +308,7 @@ class Jitted:
             ("kwargs", {k: v for k, v in kwargs.items() if k not in self.static_argnames}),
         ):
             paths, leaves, _ = optree.tree_flatten_with_path(tree, namespace=_TREE_NAMESPACE)
-            name = _backend_of_leaves("jit", leaves, paths, root, skip_non_arrays=True)
+            name = backend_of_leaves("jit", leaves, paths, describe=path_describer(root))
             if name is not None:
                 found.append((name, root))
         if len(found) == 2 and found[0][0] != found[1][0]:
@@ -299,7 +328,9 @@ class Jitted:
         if backend != "tensorflow":
             options.pop("jit_compile", None)
         f = _in_jit_while_tracing(self.fn) if _traces_only(backend) else self.fn
-        compiled = _autodiff_module(backend).jit(f, self.static_argnums, self.static_argnames, **options)
+        compiled = backend_module(backend, "autodiff").jit(
+            f, self.static_argnums, self.static_argnames, **options
+        )
         self._compiled[backend] = compiled
         return compiled
 
@@ -312,7 +343,7 @@ class Jitted:
 
 def _traces_only(backend: str) -> bool:
     """Whether ``backend``'s compiled function runs the Python function only to trace it (jax)."""
-    return getattr(_autodiff_module(backend), "JIT_RUNS_F_ONLY_WHILE_TRACING", False)
+    return getattr(backend_module(backend, "autodiff"), "JIT_RUNS_F_ONLY_WHILE_TRACING", False)
 
 
 def _as_tuple(fname: str, value: Any, kind: type, argname: str) -> tuple:

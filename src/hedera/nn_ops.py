@@ -23,13 +23,12 @@ backend; :data:`KERNELS` lists the kernel names every backend must provide.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from . import _dispatch
-from ._dispatch import backend_name_of_type, backend_of, load_backend
+from ._dispatch import backend_module, backend_name_of_type, backend_of
 
 __all__ = [
     "KERNELS",
@@ -76,23 +75,6 @@ KERNELS: dict[str, str] = {
     "avg_pool": "(x, window, stride, padding, count_include_pad, channels_last)",
 }
 
-_IMPORTED: set[str] = set()
-
-
-def _import_kernels(name: str) -> None:
-    """Import ``hedera.backends.<name>.nn`` (after its backend).
-
-    Returns None so that torch.compile treats it as a constant-result function and runs the
-    import for real at trace time (as ``_dispatch._import_backend``; docs/dispatch.md).
-    """
-    if name not in _IMPORTED:
-        load_backend(name)  # checks the name and that the framework is installed
-        importlib.import_module(f"hedera.backends.{name}.nn")
-        _IMPORTED.add(name)
-
-
-_import_kernels._dynamo_marked_constant = True  # type: ignore[attr-defined]
-
 
 def kernels(x_or_name: Any) -> ModuleType:
     """The kernel module ``hedera.backends.<name>.nn`` of an array's backend, or of a backend name.
@@ -104,8 +86,7 @@ def kernels(x_or_name: Any) -> ModuleType:
     'hedera.backends.numpy.nn'
     """
     name = x_or_name if isinstance(x_or_name, str) else backend_of(x_or_name)
-    _import_kernels(name)
-    return load_backend(name).nn
+    return backend_module(name, "nn")  # imported for real at trace time, too (docs/dispatch.md)
 
 
 def _miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:

@@ -29,13 +29,12 @@ its numbers.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from ._dispatch import backend_name_of_type, current_backend, load_backend
-from .errors import BackendMismatchError, InvalidArgumentError, InvalidAxisError, NotAnArrayError, ShapeError
+from ._dispatch import backend_module, backend_name_of_type, backend_of_leaves, current_backend
+from .errors import InvalidArgumentError, InvalidAxisError, NotAnArrayError, ShapeError
 from .jit import in_jit
 
 __all__ = [
@@ -52,18 +51,10 @@ __all__ = [
     "uniform",
 ]
 
-_MODULES: dict[str, ModuleType] = {}
-
 
 def _module(name: str) -> ModuleType:
-    try:
-        return _MODULES[name]
-    except KeyError:
-        pass
-    load_backend(name)
-    module = importlib.import_module(f"hedera.backends.{name}.random")
-    _MODULES[name] = module
-    return module
+    """``hedera.backends.<name>.random``, loaded on first use."""
+    return backend_module(name, "random")
 
 
 _BY_TYPE: dict[type, ModuleType] = {}  # array type -> backend random module (the fast path)
@@ -88,7 +79,7 @@ def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
 
     ``named`` holds ``(argname, value)`` pairs of the arguments that may be arrays.
     """
-    module, first = None, "key"
+    module, first, first_value = None, "key", key
     if key is not None:
         module = _module_of(key)
         if module is None:
@@ -102,12 +93,9 @@ def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
         m = _module_of(value)
         if m is None or m is module:
             continue
-        if module is not None:
-            raise BackendMismatchError(
-                f"{fname}: arrays of different backends in one call ({first} is "
-                f"{module.__name__.split('.')[2]}, {argname} is {m.__name__.split('.')[2]})"
-            )
-        module, first = m, argname
+        if module is not None:  # raises, naming both
+            backend_of_leaves(fname, [first_value, value], [first, argname], describe=str, advice="")
+        module, first, first_value = m, argname, value
     if key is None:
         if in_jit.get():
             raise InvalidArgumentError(

@@ -28,10 +28,14 @@ import builtins
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import optree
 
-from ._dispatch import backend_name_of_type
-from .errors import BackendMismatchError, NotAnArrayError, StructureError
+from . import _front as hd
+from ._dispatch import backend_of_leaves, is_array
+from ._front_manual import asarray, dtype
+from .dtypes import as_hedera_dtype, bfloat16, float32
+from .errors import NotAnArrayError, StructureError
 
 __all__ = [
     "map",
@@ -237,11 +241,25 @@ def _one_level(tree: Any) -> tuple[list[Any], Any]:
     return optree.tree_flatten(tree, is_leaf=lambda node: node is not tree, namespace=NAMESPACE)
 
 
+#: mapping node types whose key order does not count in comparisons (hd.Container registers itself)
+_UNORDERED_MAPPINGS: list[type] = []
+
+
+def register_unordered_mapping(cls: type) -> None:
+    """Treat the mapping node type ``cls`` as unordered: :func:`structure_equal`, :func:`all_equal`
+    and :func:`all_close` ignore its key order, as they do a dict's. (How ``hd.Container`` joins
+    without this module importing it.)"""
+    if cls not in _UNORDERED_MAPPINGS:
+        _UNORDERED_MAPPINGS.append(cls)
+
+
+def _is_unordered_mapping(tree: Any) -> bool:
+    return isinstance(tree, tuple(_UNORDERED_MAPPINGS))
+
+
 def _skeleton(tree: Any) -> Any:
     """A comparable description of ``tree``'s structure in which Container key order does not count."""
-    from .container import Container
-
-    if isinstance(tree, Container):
+    if _is_unordered_mapping(tree):
         return ("Container", tuple(sorted((k, _skeleton(v)) for k, v in tree.items())))
     children, treedef = _one_level(tree)
     if treedef.is_leaf():
@@ -251,9 +269,7 @@ def _skeleton(tree: Any) -> Any:
 
 def _as_dicts(tree: Any) -> Any:
     """``tree`` with every Container replaced by a plain dict, so leaves come in sorted-key order."""
-    from .container import Container
-
-    if isinstance(tree, Container):
+    if _is_unordered_mapping(tree):
         return {k: _as_dicts(v) for k, v in tree.items()}
     children, treedef = _one_level(tree)
     if treedef.is_leaf():
@@ -261,16 +277,11 @@ def _as_dicts(tree: Any) -> Any:
     return optree.tree_unflatten(treedef, [_as_dicts(c) for c in children])
 
 
-def _is_array(x: Any) -> bool:
-    return backend_name_of_type(type(x)) is not None and hasattr(x, "dtype")
+_is_array = is_array
 
 
 def _numpy_leaf(x: Any) -> Any:
     """``x`` as a NumPy array; bfloat16 becomes float32 (exactly), since NumPy has no bfloat16."""
-    from . import _front as hd
-    from ._front_manual import dtype
-    from .dtypes import bfloat16, float32
-
     if dtype(x) is bfloat16:
         x = hd.astype(x, float32)
     return hd.to_numpy(x)
@@ -298,9 +309,6 @@ def all_equal(a: Any, b: Any) -> bool:
     compare equal). NaNs compare equal to NaNs in the same place. Non-array
     leaves compare with ``==``. Dict and Container key order does not matter.
     """
-    import numpy as np
-
-    from .dtypes import as_hedera_dtype
 
     def test(x: Any, y: Any) -> bool:
         if as_hedera_dtype(x.dtype) is not as_hedera_dtype(y.dtype):
@@ -324,7 +332,6 @@ def all_close(a: Any, b: Any, *, rtol: float = 1e-05, atol: float = 1e-08, equal
     >>> hd.tree.all_close(a, {"w": hd.asarray([1.0, 2.0 + 1e-9])})
     True
     """
-    import numpy as np
 
     def test(x: Any, y: Any) -> bool:
         return builtins.bool(
@@ -342,29 +349,19 @@ def backend_of(tree: Any) -> str | None:
     BackendMismatchError
         If the tree holds arrays of two backends; the message names a path for each.
     """
-    found: dict[str, tuple[Any, ...]] = {}
     paths, leaves_, _ = flatten_with_path(tree)
-    for path, x in zip(paths, leaves_, strict=True):
-        name = backend_name_of_type(type(x))
-        if name is not None:
-            found.setdefault(name, path)
-    if len(found) > 1:
-        parts = ", ".join(f"{path_str(p)!r} is {name}" for name, p in found.items())
-        raise BackendMismatchError(f"tree: arrays of different backends in one tree ({parts})")
-    return next(iter(found), None)
+    return backend_of_leaves(
+        "tree", leaves_, paths, describe=lambda p: repr(path_str(p)), where="in one tree", advice=""
+    )
 
 
 def to_backend(tree: Any, backend: str) -> Any:
     """``tree`` with every array converted to ``backend`` (by ``hd.asarray``); other leaves kept."""
-    from ._front_manual import asarray
-
     return map(lambda x: asarray(x, backend=backend) if _is_array(x) else x, tree)
 
 
 def to_numpy(tree: Any) -> Any:
     """``tree`` with every array converted to a NumPy array (``hd.to_numpy``); other leaves kept."""
-    from . import _front as hd
-
     return map(lambda x: hd.to_numpy(x) if _is_array(x) else x, tree)
 
 
@@ -389,19 +386,18 @@ def require_arrays(fname: str, tree: Any) -> tuple[list[tuple[Any, ...]], list[A
         If arrays of two backends are mixed; the message gives a path for each.
     """
     paths, leaves_, treedef = flatten_with_path(tree)
-    found: dict[str, tuple[Any, ...]] = {}
     for path, x in zip(paths, leaves_, strict=True):
-        name = backend_name_of_type(type(x))
-        if name is None or not hasattr(x, "dtype"):
+        if not is_array(x):
             raise NotAnArrayError(
                 f"{fname}: the leaf at {path_str(path) or '<root>'!r} has type {type(x).__name__}, "
                 f"expected an array (wrap Python numbers with hd.asarray)"
             )
-        found.setdefault(name, path)
-    if len(found) > 1:
-        parts = ", ".join(f"{path_str(p) or '<root>'!r} is {name}" for name, p in found.items())
-        raise BackendMismatchError(
-            f"{fname}: arrays of different backends in one tree ({parts}); "
-            f"convert with hd.tree.to_backend(tree, name)"
-        )
+    backend_of_leaves(
+        fname,
+        leaves_,
+        paths,
+        describe=lambda p: repr(path_str(p) or "<root>"),
+        where="in one tree",
+        advice="convert with hd.tree.to_backend(tree, name)",
+    )
     return paths, leaves_, treedef

@@ -264,3 +264,51 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
     d = _hd_dtypes.as_hedera_dtype(dtype)
     if d.kind not in _INTEGER_KINDS:
         raise DtypeError(f"{fname}: {argname} must have an integer dtype, got {d.name}")
+
+
+# ---- finfo / iinfo: the standard's objects, with Python scalar fields ---------------------------
+
+from dataclasses import dataclass  # noqa: E402
+
+
+@dataclass(frozen=True)
+class FInfo:
+    """The standard's ``finfo`` object: Python ``float`` limits and ``int`` bits.
+
+    For a complex dtype the limits are those of its real and imaginary parts, and
+    ``dtype`` is the real dtype of that precision.
+    """
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: Any
+
+
+@dataclass(frozen=True)
+class IInfo:
+    """The standard's ``iinfo`` object: Python ``int`` fields."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: Any
+
+
+def finfo_of(info: Any) -> FInfo:
+    """An :class:`FInfo` from a NumPy-style finfo (``np.finfo``, ``jnp.finfo``: NumPy scalar fields)."""
+    return FInfo(
+        int(info.bits),
+        float(info.eps),
+        float(info.max),
+        float(info.min),
+        float(info.smallest_normal),
+        info.dtype,
+    )
+
+
+def iinfo_of(info: Any) -> IInfo:
+    """An :class:`IInfo` from a NumPy-style iinfo (``np.iinfo``, ``jnp.iinfo``)."""
+    return IInfo(int(info.bits), int(info.max), int(info.min), info.dtype)

@@ -7,13 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from ._raster import Canvas
 from .spaces import Box
 
 __all__ = ["Env", "rollout", "policy_rollout"]
-
-Array = Any
 
 
 class Env:
@@ -254,6 +253,9 @@ class Env:
 def rollout(env: Env, state: Array, actions: Array) -> tuple[Array, Array, Array]:
     """Run ``env.step_fn`` over a sequence of actions (pure; differentiable; works under :func:`hedera.jit`).
 
+    One :func:`hedera.scan` over time: a Python loop eagerly, one compiled loop under
+    :func:`hedera.jit` (so compile time does not grow with the number of steps).
+
     Parameters
     ----------
     env : Env
@@ -271,13 +273,19 @@ def rollout(env: Env, state: Array, actions: Array) -> tuple[Array, Array, Array
     rewards : array, shape (T, ...)
         The reward of each step.
     """
-    states, observations, rewards = [], [], []
-    for t in range(actions.shape[0]):
-        state, obs, reward = env.step_fn(state, actions[t])
-        states.append(state)
-        observations.append(obs)
-        rewards.append(reward)
-    return hd.stack(states), hd.stack(observations), hd.stack(rewards)
+
+    def step(state: Array, action: Array) -> tuple[Array, tuple[Array, Array, Array]]:
+        next_state, obs, reward = env.step_fn(state, action)
+        return next_state, (next_state, obs, reward)
+
+    _, (states, observations, rewards) = hd.scan(step, _step_dtype(env, state, actions[0]), actions)
+    return states, observations, rewards
+
+
+def _step_dtype(env: Env, state: Array, action: Array) -> Array:
+    """``state`` in the dtype ``step_fn`` gives back: a loop's carry keeps one dtype (f32 + f64 is f64)."""
+    out = hd.result_type(state, action)
+    return state if hd.dtype(state) == out else hd.astype(state, out)
 
 
 def policy_rollout(
@@ -288,12 +296,12 @@ def policy_rollout(
     Pure and differentiable with respect to whatever ``policy`` closes over (use it inside
     :func:`hedera.grad` with the policy's parameters). Returns ``(states, observations,
     rewards)`` as :func:`rollout`, time first: ``(T, ..., S)``, ``(T, ..., O)``, ``(T, ...)``.
+    One :func:`hedera.scan` over time, as :func:`rollout`.
     """
-    states, observations, rewards = [], [], []
-    obs = env.observe(state)
-    for _ in range(int(num_steps)):
-        state, obs, reward = env.step_fn(state, policy(obs))
-        states.append(state)
-        observations.append(obs)
-        rewards.append(reward)
-    return hd.stack(states), hd.stack(observations), hd.stack(rewards)
+
+    def step(state: Array, _: Any) -> tuple[Array, tuple[Array, Array, Array]]:
+        next_state, obs, reward = env.step_fn(state, policy(env.observe(state)))
+        return next_state, (next_state, obs, reward)
+
+    _, (states, observations, rewards) = hd.scan(step, state, None, length=int(num_steps))
+    return states, observations, rewards

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
-Array = Any
 Color = tuple[float, float, float]
 
 

@@ -13,12 +13,11 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from ._base import Env
 
 __all__ = ["CartPole", "Pendulum", "MountainCar"]
-
-Array = Any
 
 
 def _uniform(key: Array | None, shape: tuple[int, ...], low: float, high: float, dtype: Any) -> Array:

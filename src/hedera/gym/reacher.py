@@ -6,12 +6,11 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from ._base import Env
 
 __all__ = ["Reacher"]
-
-Array = Any
 
 
 class Reacher(Env):

@@ -16,10 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 __all__ = ["Box"]
-
-Array = Any
 
 
 class Box:

@@ -9,25 +9,9 @@ inner ``where`` (the "double where" pattern).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
-
-Array = Any
-
-#: squared norms at or below this count as zero (a length of 1e-15: fine in float32 and float64)
-TINY = 1e-30
-
-
-def safe_sqrt(x: Array) -> Array:
-    """``sqrt(x)`` with a zero (not infinite) gradient at ``x <= TINY``; ``x >= 0``."""
-    ok = x > TINY
-    return hd.where(ok, hd.sqrt(hd.where(ok, x, hd.ones_like(x))), hd.zeros_like(x))
-
-
-def safe_norm(v: Array, axis: int = -1, keepdims: bool = False) -> Array:
-    """Euclidean norm along ``axis``; its gradient at the zero vector is zero instead of NaN."""
-    return safe_sqrt(hd.sum(v * v, axis=axis, keepdims=keepdims))
+from hedera.helpers import TINY, check_last_dim, check_matrix, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
+from hedera.typing import Array
 
 
 def safe_hypot(x: Array, y: Array) -> Array:
@@ -69,21 +53,6 @@ def skew(v: Array) -> Array:
     x, y, z = v[..., 0], v[..., 1], v[..., 2]
     zero = hd.zeros_like(x)
     return matrix_3x3([[zero, -z, y], [z, zero, -x], [-y, x, zero]])
-
-
-def check_last_dim(x: Array, size: int, name: str, what: str) -> None:
-    """Raise :class:`hedera.ShapeError` unless ``x`` has shape ``(..., size)``."""
-    shape = tuple(x.shape)
-    if len(shape) < 1 or shape[-1] != size:
-        raise hd.ShapeError(f"{name}: expected {what} of shape (..., {size}), got shape {shape}")
-
-
-def check_matrix(x: Array, shapes: tuple[tuple[int, int], ...], name: str, what: str) -> None:
-    """Raise :class:`hedera.ShapeError` unless the last two dimensions of ``x`` are one of ``shapes``."""
-    shape = tuple(x.shape)
-    if len(shape) < 2 or tuple(shape[-2:]) not in shapes:
-        wanted = " or ".join(f"(..., {r}, {c})" for r, c in shapes)
-        raise hd.ShapeError(f"{name}: expected {what} of shape {wanted}, got shape {shape}")
 
 
 _AXIS_INDEX = {"x": 0, "y": 1, "z": 2}

@@ -24,14 +24,12 @@ copied.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from . import rotations as rot
 from ._helpers import check_last_dim, check_matrix
-
-Array = Any
 
 __all__ = [
     "quaternion_pose_to_mat_pose",

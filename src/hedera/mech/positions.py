@@ -8,13 +8,10 @@ radians, ``r`` in the units of the Cartesian coordinates.
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
+from hedera.typing import Array
 
 from ._helpers import check_last_dim, check_matrix, safe_atan2, safe_hypot, safe_norm
-
-Array = Any
 
 __all__ = [
     "make_coordinates_homogeneous",

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from ._helpers import (
     check_last_dim,
@@ -50,8 +51,6 @@ from ._helpers import (
     safe_normalize,
     unit_vector_like,
 )
-
-Array = Any
 
 __all__ = [
     # rot_mat ->

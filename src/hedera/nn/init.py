@@ -48,6 +48,7 @@ from typing import Any
 
 import hedera as hd
 from hedera.dtypes import as_hedera_dtype
+from hedera.typing import Array
 
 __all__ = [
     "calculate_gain",
@@ -68,7 +69,6 @@ __all__ = [
     "zeros",
 ]
 
-Array = Any
 Shape = int | Sequence[int]
 
 

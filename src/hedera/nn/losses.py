@@ -9,9 +9,8 @@ PyTorch's is ``1``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
+from hedera.typing import Array
 
 from .functional import _args
 from .functional.activations import log_sigmoid, log_softmax
@@ -26,8 +25,6 @@ __all__ = [
     "mse",
     "nll_loss",
 ]
-
-Array = Any
 
 
 def _same_shape(

@@ -58,21 +58,13 @@ from typing import Any
 import hedera as hd
 from hedera import Container
 from hedera.errors import InvalidArgumentError, StateMismatchError, StructureError
+from hedera.typing import Array
 
 __all__ = ["Module", "ModuleList", "Sequential", "is_array"]
 
-Array = Any
 
-
-def is_array(x: Any) -> bool:
-    """Whether ``x`` is a native array of a backend hedera knows (Python numbers are not)."""
-    if isinstance(x, (bool, int, float, complex, str, bytes, Module, Container)) or x is None:
-        return False
-    try:
-        hd.backend_of(x)
-    except hd.NotAnArrayError:
-        return False
-    return hasattr(x, "shape") and hasattr(x, "dtype")
+#: whether ``x`` is a native array of a backend hedera knows (Python numbers are not): ``hd.is_array``
+is_array = hd.is_array
 
 
 def _describe(x: Array) -> str:
@@ -266,6 +258,10 @@ class Module:
         **kwargs: Any,
     ) -> Any:
         """``forward(*args, **kwargs)`` with the given parameters: the pure form of ``module(...)``.
+
+        ``apply`` in flax's meaning (``model.apply(variables, x)``), not PyTorch's, whose
+        ``Module.apply(fn)`` maps ``fn`` over the submodules: this is what PyTorch calls
+        ``torch.func.functional_call(module, params, args)``.
 
         Parameters
         ----------

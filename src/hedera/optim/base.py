@@ -23,6 +23,7 @@ from typing import Any
 
 import hedera as hd
 from hedera import Container
+from hedera.typing import Array
 
 __all__ = [
     "AddDecayedWeights",
@@ -41,7 +42,6 @@ __all__ = [
     "global_norm",
 ]
 
-Array = Any
 LearningRate = float | Callable[[Any], Any]
 
 

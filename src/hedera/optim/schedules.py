@@ -20,10 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 __all__ = ["Schedule", "constant", "cosine_decay", "exponential_decay", "linear_warmup", "step_decay"]
 
-Array = Any
 Step = int | Array
 
 

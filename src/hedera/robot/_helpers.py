@@ -11,11 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
-
-Array = Any
-
-#: squared lengths at or below this count as zero
-TINY = 1e-30
+from hedera.helpers import TINY, check_last_dim, safe_sqrt  # noqa: F401  (re-exported)
+from hedera.typing import Array
 
 
 def constant_like(value: Any, like: Array) -> Array:
@@ -24,23 +21,10 @@ def constant_like(value: Any, like: Array) -> Array:
     return hd.asarray(value, dtype=like.dtype, device=hd.device(like), backend=hd.backend_of(like))
 
 
-def safe_sqrt(x: Array) -> Array:
-    """``sqrt(x)`` for ``x >= 0`` with a zero (not infinite) gradient at ``x <= TINY``."""
-    ok = x > TINY
-    return hd.where(ok, hd.sqrt(hd.where(ok, x, hd.ones_like(x))), hd.zeros_like(x))
-
-
 def safe_log(x: Array) -> Array:
     """``log(x)`` for ``x > TINY``, and 0 (with a zero gradient) at ``x <= TINY``."""
     ok = x > TINY
     return hd.where(ok, hd.log(hd.where(ok, x, hd.ones_like(x))), hd.zeros_like(x))
-
-
-def check_last_dim(x: Array, size: int, name: str, what: str) -> None:
-    """Raise :class:`hedera.ShapeError` unless ``x`` has shape ``(..., size)``."""
-    shape = tuple(x.shape)
-    if len(shape) < 1 or shape[-1] != size:
-        raise hd.ShapeError(f"{name}: expected {what} of shape (..., {size}), got shape {shape}")
 
 
 def check_min_ndim(x: Array, ndim: int, name: str, what: str) -> None:

@@ -18,24 +18,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import TINY, check_last_dim, check_matrix, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
+from hedera.typing import Array
 
-Array = Any
-
-#: squared lengths at or below this count as zero
-TINY = 1e-30
 #: the smallest magnitude a depth (or any projective denominator) is divided by
 MIN_DENOMINATOR = 1e-12
-
-
-def safe_sqrt(x: Array) -> Array:
-    """``sqrt(x)`` for ``x >= 0`` with a zero (not infinite) gradient at ``x <= TINY``."""
-    ok = x > TINY
-    return hd.where(ok, hd.sqrt(hd.where(ok, x, hd.ones_like(x))), hd.zeros_like(x))
-
-
-def safe_norm(v: Array, axis: int = -1, keepdims: bool = False) -> Array:
-    """Euclidean norm along ``axis``; its gradient at the zero vector is zero instead of NaN."""
-    return safe_sqrt(hd.sum(v * v, axis=axis, keepdims=keepdims))
 
 
 def safe_denominator(den: Array, eps: float = MIN_DENOMINATOR) -> Array:
@@ -49,13 +36,6 @@ def safe_divide(num: Array, den: Array, eps: float = MIN_DENOMINATOR) -> Array:
     return num / safe_denominator(den, eps)
 
 
-def check_last_dim(x: Array, size: int, name: str, what: str) -> None:
-    """Raise :class:`hedera.ShapeError` unless ``x`` has shape ``(..., size)``."""
-    shape = tuple(x.shape)
-    if len(shape) < 1 or shape[-1] != size:
-        raise hd.ShapeError(f"{name}: expected {what} of shape (..., {size}), got shape {shape}")
-
-
 def check_last_dims(x: Array, sizes: tuple[int, ...], name: str, what: str) -> None:
     """Raise :class:`hedera.ShapeError` unless ``x`` has shape ``(..., *sizes)``."""
     shape = tuple(x.shape)
@@ -63,14 +43,6 @@ def check_last_dims(x: Array, sizes: tuple[int, ...], name: str, what: str) -> N
     if len(shape) < n or tuple(shape[-n:]) != tuple(sizes):
         wanted = ", ".join(str(s) for s in sizes)
         raise hd.ShapeError(f"{name}: expected {what} of shape (..., {wanted}), got shape {shape}")
-
-
-def check_matrix(x: Array, shapes: tuple[tuple[int, int], ...], name: str, what: str) -> None:
-    """Raise :class:`hedera.ShapeError` unless the last two dimensions of ``x`` are one of ``shapes``."""
-    shape = tuple(x.shape)
-    if len(shape) < 2 or tuple(shape[-2:]) not in shapes:
-        wanted = " or ".join(f"(..., {r}, {c})" for r, c in shapes)
-        raise hd.ShapeError(f"{name}: expected {what} of shape {wanted}, got shape {shape}")
 
 
 def check_image(image: Array, name: str = "image") -> None:

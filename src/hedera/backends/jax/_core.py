@@ -33,6 +33,18 @@ UNSUPPORTED_DTYPES: tuple[str, ...] = ()
 #: function name -> why it cannot be done exactly on this backend (it raises UnsupportedError)
 LIMITATIONS: dict[str, str] = {}
 
+#: function -> how this backend gives the standard's special values where jax.numpy's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "floor_divide": "x1 / x2 where it is zero or not finite; +0 for other zero floors "
+    "(XLA: -0.0 // 1.0 is +0, -1 // -2 is -0, inf // 2 is NaN)",
+    "remainder": "the sign of x2 on zero results too (XLA: -0.0 % 1.0 is -0)",
+    "complex functions": "sin, cos, tan, their inverses and hyperbolic versions, exp, expm1, log*, sqrt: "
+    "evaluated in the first quadrant and mapped by symmetry, with the standard's values patched in",
+    "divide, reciprocal": "complex division by Smith's algorithm "
+    "(XLA gives other values at zeros and infinities)",
+}
+
 _X64 = _jax_config.enable_x64
 
 #: hedera dtype -> numpy dtype object (what JAX arrays report as ``x.dtype``)

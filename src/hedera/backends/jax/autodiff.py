@@ -27,14 +27,33 @@ def is_real_floating(x: Any) -> bool:
     return jnp.issubdtype(x.dtype, jnp.floating)
 
 
+_WHILE_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop"
+
+
+def _reraise_while_loop_reverse(error: ValueError) -> None:
+    """jax's error for reverse mode through ``lax.while_loop`` as hedera's, which says what to do."""
+    if _WHILE_REVERSE in str(error):
+        from .control import no_reverse_error
+
+        raise no_reverse_error() from error
+
+
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
-    value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    try:
+        value, grads = jax.value_and_grad(f, has_aux=has_aux)(leaves)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
     # complex inputs: jax returns df/dx - i df/dy; hedera (as torch and TF) df/dx + i df/dy
     return value, tuple(jnp.conj(g) if jnp.iscomplexobj(g) else g for g in grads)
 
 
 def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:
-    return jax.vjp(f, *leaves, has_aux=has_aux)
+    try:
+        return jax.vjp(f, *leaves, has_aux=has_aux)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
 
 
 def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
@@ -43,7 +62,11 @@ def jvp(f: Callable, leaves: tuple, tangents: tuple, has_aux: bool) -> tuple:
 
 def jacobian(f: Callable, leaves: tuple, mode: str, has_aux: bool) -> Any:
     transform = jax.jacrev if mode == "reverse" else jax.jacfwd
-    return transform(f, has_aux=has_aux)(leaves)
+    try:
+        return transform(f, has_aux=has_aux)(leaves)
+    except ValueError as error:
+        _reraise_while_loop_reverse(error)
+        raise
 
 
 def vmap(f: Callable, leaves: tuple, axes: Sequence[int]) -> tuple:
@@ -67,6 +90,11 @@ def jit(
     """``jax.jit(f, static_argnums=..., static_argnames=..., **options)``."""
     options.pop("jit_compile", None)  # a TensorFlow option
     return jax.jit(f, static_argnums=static_argnums, static_argnames=static_argnames, **options)
+
+
+def is_traced(x: Any) -> bool:
+    """Whether ``x`` is a tracer of a jax trace (``jit``, ``grad``, ``vmap``...), not a concrete array."""
+    return isinstance(x, jax.core.Tracer)
 
 
 def is_compiling() -> bool:

@@ -6,6 +6,7 @@ import jax.numpy as jnp
 
 from ... import dtypes as _hd
 from ...errors import DtypeError
+from .._common import finfo_of, iinfo_of
 from ._core import dtype_unchecked, native_device, native_dtype
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -37,11 +38,11 @@ def can_cast(from_, to, /):
 
 
 def finfo(type, /):
-    return jnp.finfo(dtype_unchecked(_dtype_arg(type)))
+    return finfo_of(jnp.finfo(dtype_unchecked(_dtype_arg(type))))  # Python float fields, as the standard says
 
 
 def iinfo(type, /):
-    return jnp.iinfo(dtype_unchecked(_dtype_arg(type)))
+    return iinfo_of(jnp.iinfo(dtype_unchecked(_dtype_arg(type))))
 
 
 def isdtype(dtype, kind):

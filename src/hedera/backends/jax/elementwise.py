@@ -61,7 +61,6 @@ conj = jnp.conj
 copysign = jnp.copysign
 equal = jnp.equal
 floor = jnp.floor
-floor_divide = jnp.floor_divide
 greater = jnp.greater
 greater_equal = jnp.greater_equal
 hypot = jnp.hypot
@@ -84,7 +83,6 @@ nextafter = jnp.nextafter
 not_equal = jnp.not_equal
 positive = jnp.positive
 real = jnp.real
-remainder = jnp.remainder
 round = jnp.round
 signbit = jnp.signbit
 square = jnp.square
@@ -182,7 +180,8 @@ def _cosh_patches(a, b):
 
 
 def _tanh_patches(a, b):
-    return [((a == 0) & (jnp.isnan(b) | jnp.isinf(b)), 0.0, _NAN)]
+    # tanh(inf + bj) is 1 + 0j for finite b (XLA: 1 + 0j * sin(2b), whose zero takes sin's sign)
+    return [((a == 0) & (jnp.isnan(b) | jnp.isinf(b)), 0.0, _NAN), (jnp.isinf(a) & jnp.isfinite(b), 1.0, 0.0)]
 
 
 def _asinh_patches(a, b):
@@ -352,3 +351,28 @@ def _pow(x1, x2, /):
 
 
 pow = jax.jit(_pow, inline=True)
+
+
+# ---- floor_divide and remainder: the standard's special cases ----------------------------------
+
+
+def _floor_divide(x1, x2, /):
+    out = jnp.floor_divide(x1, x2)
+    if out.dtype.kind != "f":
+        return out
+    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
+    # result: XLA gives floor_divide(-0.0, 1.0) = +0 and NaN for inf // 2; a zero
+    # floor of a positive quotient is +0 (XLA: floor_divide(-1.0, -2.0) is -0)
+    quotient = jnp.divide(x1, x2).astype(out.dtype)
+    out = jnp.where(out == 0, jnp.zeros_like(out), out)
+    return jnp.where(jnp.isfinite(quotient) & (quotient != 0), out, quotient)
+
+
+def _remainder(x1, x2, /):
+    out = jnp.remainder(x1, x2)
+    # the result has x2's sign, zeros included (XLA gives remainder(-0.0, 1.0) = -0)
+    return jnp.copysign(out, x2) if out.dtype.kind == "f" else out
+
+
+floor_divide = jax.jit(_floor_divide, inline=True)
+remainder = jax.jit(_remainder, inline=True)

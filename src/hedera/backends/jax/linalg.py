@@ -12,7 +12,7 @@ import jax.numpy as jnp
 
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult
 from ._core import native_dtype
-from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
     "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",

@@ -40,6 +40,13 @@ LIMITATIONS: dict[str, str] = {
     "nn_ops": "hd.nn's kernels (hedera.nn_ops) have no mxnet module yet: they raise UnsupportedError",
 }
 
+#: function -> how this backend gives the standard's special values where MXNet's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py in .venv-mxnet)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "floor_divide, remainder, copysign": "on the host, by the NumPy backend's functions",
+    "full": "on the host for a -0.0 fill (MXNet passes the value as a string, which drops the sign)",
+}
+
 #: ``__array_namespace_info__().default_dtypes()``, by name (complex64 names the standard's
 #: default complex dtype; MXNet has none, so it is unsupported)
 DEFAULT_DTYPES: dict[str, str] = {

@@ -34,6 +34,7 @@ from .._common import parse_device
 from ._capabilities import CAPABILITIES as CAPABILITIES  # re-exported: the capability table
 from ._capabilities import DEFAULT_DTYPES as DEFAULT_DTYPES
 from ._capabilities import LIMITATIONS as LIMITATIONS
+from ._capabilities import SPECIAL_VALUE_FIXES as SPECIAL_VALUE_FIXES
 from ._capabilities import UNSUPPORTED_DTYPES as UNSUPPORTED_DTYPES
 
 BACKEND = "mxnet"

@@ -115,7 +115,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
 
 def full(shape, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype) or _default_of(fill_value)
-    if np.dtype(dt) == np.float64:  # MXNet passes the value as 15 significant digits
+    # MXNet passes the value as a string of 15 significant digits, which also loses the sign of -0.0
+    if np.dtype(dt) == np.float64 or (type(fill_value) is float and fill_value == 0.0):
         return _mnp.array(np.full(_shape(shape), fill_value, dtype=dt), dtype=dt, ctx=native_device(device))
     return _mnp.full(_shape(shape), fill_value, dtype=dt, ctx=native_device(device))
 

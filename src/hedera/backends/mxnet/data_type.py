@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import dtypes as _hd
 from ...errors import DtypeError
+from .._common import finfo_of, iinfo_of
 from ._core import MX_DTYPES, native_device, native_dtype
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -27,11 +28,11 @@ def can_cast(from_, to, /):
 
 
 def finfo(type, /):
-    return np.finfo(native_dtype(_dtype_of(type)))
+    return finfo_of(np.finfo(native_dtype(_dtype_of(type))))  # Python float fields, as the standard says
 
 
 def iinfo(type, /):
-    return np.iinfo(native_dtype(_dtype_of(type)))
+    return iinfo_of(np.iinfo(native_dtype(_dtype_of(type))))
 
 
 def isdtype(dtype, kind):

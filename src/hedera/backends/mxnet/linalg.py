@@ -14,7 +14,7 @@ import mxnet as mx
 from ..numpy import linalg as _ref
 from ._core import host
 from .elementwise import native_ok
-from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
     "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",

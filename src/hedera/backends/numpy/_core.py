@@ -18,6 +18,19 @@ UNSUPPORTED_DTYPES: tuple[str, ...] = ("bfloat16",)
 #: function qualname -> why it cannot be done exactly (it raises UnsupportedError); none on numpy
 LIMITATIONS: dict[str, str] = {}
 
+#: function -> how this backend gives the standard's special values where NumPy's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "floor_divide": "x1 / x2 where exactly one operand is infinite (NumPy follows Python: inf // 2 is NaN, "
+    "-1 // inf is -1)",
+    "pow": "abs(x1) ** 0.5 at x1 = -0 or -inf for a scalar exponent 0.5 "
+    "(NumPy computes sqrt(x1): -0.0 and NaN)",
+    "tanh": "+-1 + 0j (b's sign of zero) at +-inf + bj for finite b (NumPy: the sign of sin(2b))",
+    "expm1": "exp(x) - 1 where a complex part is not finite (np.expm1(inf + 0j) is inf + NaN j)",
+    "sign": "x / abs(x) for complex x (NumPy < 2 differs)",
+    "acosh": "NaN + pi/2 j at +-0 + NaN j, on NumPy < 2 only (the MXNet environment)",
+}
+
 
 def native_dtype(dtype: Any) -> Any:
     """A numpy dtype for ``dtype`` (a hedera dtype, a numpy dtype, or None -> None)."""

@@ -6,6 +6,8 @@ them (``arccos`` for ``acos``), so the backend also runs on numpy 1.23.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = [
@@ -79,7 +81,6 @@ square = np.square
 sqrt = np.sqrt
 subtract = np.subtract
 tan = np.tan
-tanh = np.tanh
 
 
 # numpy < 2 promotes by value where a Python scalar or a 0-d array meets an array (``int8 array
@@ -108,7 +109,15 @@ def _by_dtype(ufunc):
     return binary
 
 
-if _VALUE_BASED:
+if _VALUE_BASED:  # numpy < 2 gives acosh(+-0 + NaN j) = NaN + NaN j; the standard: NaN + pi/2 j
+
+    def acosh(x, /):
+        out = np.arccosh(x)
+        if out.dtype.kind != "c":
+            return out
+        fix = (np.real(x) == 0) & np.isnan(np.imag(x))
+        return np.where(fix, np.asarray(complex(math.nan, math.pi / 2), out.dtype), out)
+
     for _name in (
         "add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
         "bitwise_xor", "copysign", "divide", "equal", "floor_divide", "greater", "greater_equal",
@@ -116,6 +125,47 @@ if _VALUE_BASED:
         "maximum", "minimum", "multiply", "nextafter", "not_equal", "pow", "remainder", "subtract",
     ):  # fmt: skip
         globals()[_name] = _by_dtype(globals()[_name])
+
+
+_floor_divide = floor_divide
+
+
+def floor_divide(x1, x2, /):
+    """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
+    out = _floor_divide(x1, x2)
+    if out.dtype.kind != "f":
+        return out
+    # NumPy follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
+    # there x1 / x2 is the standard's result, sign included
+    special = np.isinf(x1) if type(x2) is float and math.isfinite(x2) else np.isinf(x1) | np.isinf(x2)
+    if not special.any():
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(special, np.divide(x1, x2, dtype=out.dtype), out)
+
+
+_power = pow
+
+
+def pow(x1, x2, /):
+    """``x1 ** x2``; ``(-0.0) ** 0.5`` is +0 and ``(-inf) ** 0.5`` is +inf, as the standard says."""
+    out = _power(x1, x2)
+    # NumPy computes x ** 0.5 as sqrt(x) for a scalar (0-d) exponent, which keeps -0.0 and gives NaN at -inf
+    if out.dtype.kind != "f" or getattr(x2, "ndim", 0) != 0 or x2 != 0.5:
+        return out
+    # every result is >= +0 or NaN, except at -inf (+inf)
+    return np.where(np.equal(x1, -np.inf), np.inf, np.abs(out)).astype(out.dtype, copy=False)
+
+
+def tanh(x, /):
+    """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
+    out = np.tanh(x)
+    if out.dtype.kind != "c":
+        return out
+    # NumPy (C99) gives 1 + 0j * sin(2b) there, whose zero takes the sign of sin(2b)
+    re, im = np.real(x), np.imag(x)
+    limit = (np.sign(re) + np.copysign(0.0, im) * 1j).astype(out.dtype)
+    return np.where(np.isinf(re) & np.isfinite(im), limit, out)
 
 
 def _integral_identity(ufunc):

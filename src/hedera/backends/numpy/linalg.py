@@ -7,7 +7,7 @@ import numpy as np
 from ...errors import ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
 from ._core import native_dtype
-from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
     "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",

@@ -41,7 +41,7 @@ from .device import *
 from .elementwise import *
 from .extras import *
 from .indexing import *
-from .linear_algebra import *
+from .main_linalg import *
 from .manipulation import *
 from .searching import *
 from .set import *

@@ -22,15 +22,18 @@ Conventions of this backend
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import context as _context
 
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import device_string, parse_device
+from ._private import register_dtype_spellings
 
 BACKEND = "tensorflow"
 
@@ -39,6 +42,20 @@ UNSUPPORTED_DTYPES: tuple[str, ...] = ()
 
 #: function name -> why the tensorflow backend cannot compute it exactly (it raises UnsupportedError)
 LIMITATIONS: dict[str, str] = {}
+
+#: function -> how this backend gives the standard's special values where TensorFlow's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "Python scalars": "a float zero or a complex with a zero part becomes a tensor without TF's scalar cache "
+    "(keyed by value, 0.0 == -0.0: after tf.constant(0.0), -0.0 came back as +0.0), in every path: asarray, "
+    "full, scalar operands, where, clip bounds, hd.at values, pad constants",
+    "floor_divide": "NumPy's algorithm (from fmod), and x1 / x2 where that is zero or not finite",
+    "remainder": "abs(r) * sign(x2), so zero results have x2's sign too (TF: -0.0 % 1.0 is -0)",
+    "tanh": "+-1 + 0j (b's sign of zero) at +-inf + bj for finite b (TF: the sign of sin(2b))",
+    "divide, reciprocal, sign, pow": "complex arithmetic by NumPy's algorithms (TF's formulas give NaN at "
+    "infinities and zeros)",
+    "sqrt, expm1, log1p, log2, log10": "complex special values by NumPy's formulas",
+}
 
 # hedera dtype name -> tf dtype
 TF_DTYPES: dict[str, tf.DType] = {
@@ -69,17 +86,9 @@ def _teach_tf_hedera_dtypes() -> None:
     TF's ``DType.__eq__`` converts the other side with ``tf.as_dtype``, which reads
     ``.dtype`` (the NumPy dtype) and so fails for ``hd.bfloat16`` (NumPy has none).
     Adding hedera's dtype objects to ``as_dtype``'s lookup table changes nothing for
-    any other input. Skipped if a TF version lacks the (private) table.
+    any other input. Skipped if a TF version lacks the (private) table (``_private``).
     """
-    try:
-        from tensorflow.python.framework import dtypes as tf_dtypes
-
-        table = tf_dtypes._ANY_TO_TF
-    except (ImportError, AttributeError):
-        return
-    if isinstance(table, dict):
-        for name, native in TF_DTYPES.items():
-            table.setdefault(getattr(_hd, name), native)
+    register_dtype_spellings({getattr(_hd, name): native for name, native in TF_DTYPES.items()})
 
 
 _teach_tf_hedera_dtypes()
@@ -265,12 +274,78 @@ def promote_dtypes(a: tf.DType, b: tf.DType) -> tf.DType:
     return TF_DTYPES[_hd.promote_types(hd_dtype(a), hd_dtype(b)).name]
 
 
+# ---- Python scalars as tensors: keeping the sign of zero ----------------------------------
+#
+# TF's eager runtime caches the tensors it makes from Python scalars, keyed by the Python
+# value (and dtype and device). 0.0 == -0.0 (and complex(0.0, 1) == complex(-0.0, 1)), so
+# whichever zero is converted first comes back for the other one too: after tf.constant(0.0),
+# tf.constant(-0.0) and a -0.0 operand of an op are +0.0. Every hedera path from a Python float
+# or complex to a tensor goes through scalar_tensor(), and binary shims hand TF no zero floats.
+
+
+_EAGER_ZEROS: dict[tuple[Any, ...], tf.Tensor] = {}
+
+
+def _uncached_scalar(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """A 0-d tensor of ``value`` (a float or complex with a zero part) with its signs of zero kept.
+
+    Through NumPy, which TF's cache does not see (about 8 us). Eager zeros come from a cache of
+    our own, keyed by dtype, device and the signs, so that ``full(n, 0.0)`` stays cheap.
+    """
+    if type(value) is complex and dtype not in COMPLEX:
+        raise TypeError("a complex value for a real dtype")  # constant() casts (drops the imaginary part)
+    ctx = _context.context()
+    if value == 0 and ctx.executing_eagerly():
+        key = (id(dtype), ctx.device_name, math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
+        found = _EAGER_ZEROS.get(key)
+        if found is None:
+            found = _EAGER_ZEROS[key] = tf.constant(np.array(value, dtype.as_numpy_dtype))
+        return found
+    return tf.constant(np.array(value, dtype.as_numpy_dtype))
+
+
+_ZEROS_LIKE: dict[tuple[int, str, bool], tf.Tensor] = {}
+
+
+def zero_like(zero: float, x: Any) -> Any:
+    """The float ``zero`` (0.0 or -0.0) as a 0-d tensor of eager float tensor ``x``'s dtype and device.
+
+    The cheap path of binary functions with a zero scalar operand (``maximum(x, 0.0)``): one
+    dict lookup, keyed by ``x``'s dtype number and device (both cheap to read from an eager
+    tensor), instead of promotion and conversion. ``zero`` itself for anything else.
+    """
+    try:
+        key = (x._datatype_enum(), x.device, math.copysign(1.0, zero) < 0)
+    except AttributeError:  # symbolic tensors, variables: the general path
+        return zero
+    found = _ZEROS_LIKE.get(key)
+    if found is None:
+        if key[0] not in REAL_FLOAT_ENUMS:
+            return zero
+        with tf.device(key[1]):
+            found = _ZEROS_LIKE[key] = tf.constant(np.array(zero, x.dtype.as_numpy_dtype))
+    return found
+
+
+def scalar_tensor(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """The Python scalar ``value`` as a 0-d tensor of ``dtype`` (of the same kind), signs of zero kept.
+
+    A float zero or a complex with a zero part (exact types: NumPy scalars and ints are not
+    cached that way) bypasses TF's scalar cache.
+    """
+    kind = type(value)
+    if (kind is float and value == 0.0) or (kind is complex and (value.real == 0.0 or value.imag == 0.0)):
+        if dtype in INEXACT:
+            return _uncached_scalar(value, dtype)
+    return tf.constant(value, dtype=dtype)
+
+
 def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     """``value`` (a tensor, variable, Python scalar or nested sequence) as a tensor, cast to ``dtype``."""
     if isinstance(value, (tf.Tensor, tf.Variable)):
         return value if dtype is None or value.dtype is dtype else tf.cast(value, dtype)
     if is_scalar(value):
-        return tf.constant(value, dtype=dtype or default_dtype_of_scalar(value))
+        return scalar_tensor(value, dtype or default_dtype_of_scalar(value))
     out = tf.convert_to_tensor(value)
     return out if dtype is None or out.dtype is dtype else tf.cast(out, dtype)
 
@@ -278,9 +353,9 @@ def as_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
 def constant(value: Any, dtype: tf.DType) -> tf.Tensor:
     """A Python scalar as a 0-d tensor of ``dtype`` (cast when its kind differs: 1.5 as int32 is 1)."""
     try:
-        return tf.constant(value, dtype=dtype)
+        return scalar_tensor(value, dtype)
     except (TypeError, ValueError):
-        return tf.cast(tf.constant(value), dtype)
+        return tf.cast(scalar_tensor(value, default_dtype_of_scalar(value)), dtype)
 
 
 def _check_operand(value: Any, argname: str) -> None:

@@ -26,20 +26,13 @@ from typing import Any
 import tensorflow as tf
 
 from ...errors import UnsupportedError
+from ._private import exclude_from_autograph
 
 AUTODIFF = True
 _ZERO = tf.UnconnectedGradients.ZERO
 
 
-def _exclude_hedera_from_autograph() -> None:
-    from tensorflow.python.autograph.core import config  # private: the rule list TF and Keras use
-
-    rule = config.DoNotConvert("hedera")
-    if not any(str(r) == str(rule) for r in config.CONVERSION_RULES):
-        config.CONVERSION_RULES = (rule, *config.CONVERSION_RULES)
-
-
-_exclude_hedera_from_autograph()
+exclude_from_autograph("hedera")  # AutoGraph leaves hedera's code alone (tf.function traces it as is)
 
 
 def user_function(f: Callable) -> Callable:

@@ -238,8 +238,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
         raise InvalidArgumentError(f"num: must be non-negative, got {num}")
     div = (num - 1) if endpoint else num
     with on_device(device):
-        start_t = tf.constant(start, dtype=work)
-        stop_t = tf.constant(stop, dtype=work)
+        start_t = constant(start, work)
+        stop_t = constant(stop, work)
         steps = tf.cast(tf.range(num, dtype=tf.float64), work)
         if div > 0:
             out = start_t + steps * ((stop_t - start_t) / div)

@@ -88,7 +88,12 @@ def finfo(type, /):
     if not (dt.is_floating or dt.is_complex):
         raise DtypeError(f"finfo: expected a floating-point dtype, got {dt.name}")
     real = dt.real_dtype
-    info = np.finfo(real.as_numpy_dtype)
+    if real is tf.bfloat16:  # np.finfo does not know ml_dtypes' bfloat16 (TF's NumPy dtype for it)
+        import ml_dtypes
+
+        info = ml_dtypes.finfo(ml_dtypes.bfloat16)
+    else:
+        info = np.finfo(real.as_numpy_dtype)
     return finfo_object(
         bits=info.bits,
         eps=float(info.eps),

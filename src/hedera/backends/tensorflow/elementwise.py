@@ -17,8 +17,6 @@ import builtins
 import math
 
 import tensorflow as tf
-from tensorflow.python.ops import gen_bitwise_ops as _gb
-from tensorflow.python.ops import gen_math_ops as _gm
 
 from ._core import (
     COMPLEX,
@@ -34,7 +32,10 @@ from ._core import (
     constant,
     is_complex,
     promote,
+    zero_like,
 )
+from ._private import gen_bitwise_ops as _gb
+from ._private import gen_math_ops as _gm
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -66,7 +67,6 @@ sin = _gm.sin
 sinh = _gm.sinh
 square = _gm.square
 tan = _gm.tan
-tanh = _gm.tanh
 conj = tf.math.conj  # the identity on real input
 real = tf.math.real
 imag = tf.math.imag
@@ -80,6 +80,12 @@ def _binary(op, name: str, doc: str):
 
     def binary(x1, x2, /):
         if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
+            x1, x2 = promote(x1, x2)
+        elif type(x2) is float and x2 == 0.0:  # TF's scalar cache would flip its sign: see _core
+            x2 = zero_like(x2, x1)
+            if type(x2) is float:
+                x1, x2 = promote(x1, x2)
+        elif type(x2) is complex and (x2.real == 0.0 or x2.imag == 0.0):  # the same for complex numbers
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
@@ -127,6 +133,8 @@ def divide(x1, x2, /):
     """
     try:
         if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
+            if type(x2) is float and x2 == 0.0:
+                x2 = zero_like(x2, x1)  # TF's scalar cache would flip its sign: see _core
             return _gm.real_div(x1, x2)
     except (AttributeError, *MIXED_DTYPE_ERRORS):
         pass  # symbolic tensors, variables, Python scalars, mixed dtypes
@@ -233,16 +241,23 @@ def floor_divide(x1, x2, /):
     floordiv = tf.where(div - floordiv > 0.5, floordiv + 1, floordiv)
     quotient = x1 / x2
     floordiv = tf.where(tf.equal(div, 0), copysign(tf.zeros_like(div), quotient), floordiv)
-    return tf.where(tf.equal(x2, 0), quotient, floordiv)
+    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
+    # result, sign included (inf // 2 is inf, -1 // inf is -0)
+    return tf.where(_gm.is_finite(quotient) & tf.not_equal(quotient, 0), floordiv, quotient)
 
 
 def remainder(x1, x2, /):
     """``x1 - floor_divide(x1, x2) * x2``: the sign of ``x2``. Integer remainders by zero are 0."""
+    positive_scalar = type(x2) is float and x2 > 0
     x1, x2 = _promoted(x1, x2)
     if x1.dtype in INTEGER:
         zero, divisor = _safe_int_divisor(x1, x2)
         return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_mod(x1, divisor))
-    return _gm.floor_mod(x1, x2)
+    # the result has x2's sign, zeros included (TF's zeros have x1's sign, -0.0 % 1.0 is -0)
+    out = _gm.floor_mod(x1, x2)
+    if positive_scalar:  # -0 + +0 is +0; nothing else changes
+        return _gm.add_v2(out, zero_like(0.0, out))
+    return _gm.mul(_gm._abs(out), _gm.sign(x2))  # exact; NaN where out is
 
 
 def pow(x1, x2, /):
@@ -536,3 +551,13 @@ def _bound(value, x):
     if x.dtype in INTEGER:  # a bound outside the dtype's range clips nothing on that side
         value = builtins.max(x.dtype.min, builtins.min(x.dtype.max, value))
     return constant(value, x.dtype)
+
+
+def tanh(x, /):
+    """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
+    if not is_complex(x):
+        return _gm.tanh(x)
+    # TF computes 1 + 0j * sin(2b) there, whose zero takes the sign of sin(2b)
+    re, im = tf.math.real(x), tf.math.imag(x)
+    limit = tf.complex(_gm.sign(re), copysign(tf.zeros_like(im), im))
+    return tf.where(_gm.is_inf(re) & _gm.is_finite(im), limit, _gm.tanh(x))

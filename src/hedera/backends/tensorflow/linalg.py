@@ -15,7 +15,7 @@ import tensorflow as tf
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes, normalize_axis
 from ._core import INEXACT, broadcast_shape, ndim, promote, shape_list
-from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
 from .statistical import _accumulator
 
 __all__ = [

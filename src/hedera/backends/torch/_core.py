@@ -29,6 +29,17 @@ LIMITATIONS: dict[str, str] = {
     "(cast to a floating dtype, or use matmul/tensordot, which fall back to an exact product)",
 }
 
+#: function -> how this backend gives the standard's special values where torch's own call does not
+#: (docs/backends.md; checked by tests/core/test_special_cases.py)
+SPECIAL_VALUE_FIXES: dict[str, str] = {
+    "floor_divide": "x1 / x2 where exactly one operand is infinite (torch: inf // 2 is NaN, -1 // inf is -1)",
+    "remainder": "the sign of x2 on zero results too (torch: -0.0 % 1.0 is -0)",
+    "pow": "a result >= +0 (+inf at -inf) for a Python exponent +-0.5, which torch computes as (r)sqrt; "
+    "complex x ** 0 is 1",
+    "tanh": "+-1 + 0j (b's sign of zero) at +-inf + bj for finite b (torch: the sign of sin(2b))",
+    "add": "complex parts added separately (torch leaks a NaN imaginary part into the real one)",
+}
+
 # hedera dtype name -> torch dtype, for the dtypes torch supports
 TORCH_DTYPES: dict[str, torch.dtype] = {
     "bool": torch.bool,

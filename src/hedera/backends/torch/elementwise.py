@@ -64,7 +64,6 @@ sinh = torch.sinh
 square = torch.square
 sqrt = torch.sqrt
 tan = torch.tan
-tanh = torch.tanh
 trunc = torch.trunc
 # torch.conj only sets a lazy conjugate bit, which other libraries (DLPack, NumPy) cannot read
 conj = torch.conj_physical
@@ -174,8 +173,8 @@ add = _complex_parts(torch.add, "add")
 subtract = _complex_parts(torch.subtract, "subtract")
 multiply = _binary(torch.multiply, "multiply")
 divide = _binary(torch.divide, "divide")
-floor_divide = _binary(torch.floor_divide, "floor_divide")
-remainder = _binary(torch.remainder, "remainder")
+_floor_divide = _binary(torch.floor_divide, "floor_divide")
+_remainder = _binary(torch.remainder, "remainder")
 _pow = _binary(torch.pow, "pow")
 
 
@@ -189,6 +188,10 @@ def pow(x1, x2, /):
         if not isinstance(x2, _Tensor):
             return torch.ones_like(out) if x2 == 0 else out
         return torch.where(x2 == 0, torch.ones((), dtype=out.dtype, device=out.device), out)
+    if type(x2) is float and (x2 == 0.5 or x2 == -0.5) and out.is_floating_point():
+        # torch computes x ** 0.5 as sqrt(x) (and ** -0.5 as rsqrt): -0.0 ** 0.5 is -0.0, -inf ** 0.5
+        # NaN; the standard: every result is >= +0 or NaN, and -inf gives +inf (** 0.5) or +0 (** -0.5)
+        return torch.where(torch.isneginf(x1), math.inf if x2 > 0 else 0.0, torch.abs(out))
     return out
 
 
@@ -244,3 +247,44 @@ def clip(x, /, min=None, max=None):
     if hi is not None and not isinstance(hi, _Tensor):
         hi = torch.as_tensor(hi, dtype=x.dtype, device=x.device)
     return torch.clamp(x, lo, hi)
+
+
+# ---- floor_divide and remainder: the standard's special cases ----------------------------------
+
+
+def _isinf(x):
+    return torch.isinf(x) if isinstance(x, _Tensor) else math.isinf(x)
+
+
+def floor_divide(x1, x2, /):
+    """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
+    out = _floor_divide(x1, x2)
+    if not out.is_floating_point():
+        return out
+    # torch follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
+    # there x1 / x2 is the standard's result, sign included
+    inf1, inf2 = _isinf(x1), _isinf(x2)  # a Python scalar operand is tested in Python
+    quotient = torch.divide(x1, x2)
+    if quotient.dtype is not out.dtype:
+        quotient = quotient.to(out.dtype)
+    if inf1 is True or inf2 is True:
+        return quotient
+    special = inf1 if inf2 is False else inf2 if inf1 is False else inf1 | inf2
+    return torch.where(special, quotient, out)
+
+
+def remainder(x1, x2, /):
+    """``x1 - floor_divide(x1, x2) * x2``, with ``x2``'s sign (zeros too: torch gives -0.0 % 1 = -0)."""
+    out = _remainder(x1, x2)
+    return torch.copysign(out, x2) if out.is_floating_point() else out
+
+
+def tanh(x, /):
+    """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
+    out = torch.tanh(x)
+    if not out.is_complex():
+        return out
+    # torch computes 1 + 0j * sin(2b) there, whose zero takes the sign of sin(2b)
+    re, im = x.real, x.imag
+    limit = torch.complex(torch.sign(re), torch.copysign(torch.zeros_like(im), im))
+    return torch.where(torch.isinf(re) & torch.isfinite(im), limit, out)

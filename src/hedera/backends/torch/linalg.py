@@ -7,7 +7,7 @@ import torch
 from ...errors import ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
 from ._core import native_dtype, promote_all
-from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
 from .statistical import sum as _sum
 
 __all__ = [

@@ -12,15 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import int_tuple, positive_int, shape_of  # noqa: F401  (re-exported)
 
 DATA_FORMATS = ("channels_last", "channels_first")
 REDUCTIONS = ("mean", "sum", "none")
 _SPATIAL_NAMES = {1: ("length",), 2: ("height", "width"), 3: ("depth", "height", "width")}
-
-
-def shape_of(x: Any) -> tuple[int | None, ...]:
-    """``x.shape`` as a tuple of ints (``None`` for sizes unknown while tracing)."""
-    return tuple(None if d is None else int(d) for d in x.shape)
 
 
 def channels_last(op: str, data_format: Any) -> bool:
@@ -46,28 +42,8 @@ def expect_rank(op: str, x: Any, rank: int, expected: str, argname: str = "x", e
     return shape
 
 
-def int_tuple(op: str, name: str, value: Any, nd: int, minimum: int = 1) -> tuple[int, ...]:
-    """An int or a sequence of ``nd`` ints, as a tuple of ``nd`` ints ``>= minimum``."""
-    items = (value,) * nd if _is_int(value) else value
-    try:
-        out = tuple(items)
-    except TypeError:
-        out = ()
-    if len(out) != nd or not all(_is_int(v) and v >= minimum for v in out):
-        raise hd.InvalidArgumentError(
-            f"{op}: {name} must be an int >= {minimum} or a sequence of {nd} such ints, got {value!r}"
-        )
-    return tuple(int(v) for v in out)
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def positive_int(op: str, name: str, value: Any) -> int:
-    if not _is_int(value) or value < 1:
-        raise hd.InvalidArgumentError(f"{op}: {name} must be a positive int, got {value!r}")
-    return int(value)
 
 
 def padding_string(op: str, padding: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import hedera as hd
 from hedera import nn_ops as _ops
+from hedera.typing import Array
 
 __all__ = [
     "ACTIVATIONS",
@@ -34,8 +35,6 @@ __all__ = [
     "softplus",
     "tanh",
 ]
-
-Array = Any
 
 
 def relu(x: Array) -> Array:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from . import _args
 from .activations import softmax
 from .basic import dropout, linear
 
 __all__ = ["multi_head_attention", "scaled_dot_product_attention"]
-
-Array = Any
 
 
 def _reshape_target(shape: tuple) -> tuple[int, ...]:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
+from hedera.typing import Array
 
 from . import _args
 
 __all__ = ["dropout", "embedding", "linear"]
-
-Array = Any
 
 
 def linear(x: Array, weight: Array, bias: Array | None = None) -> Array:

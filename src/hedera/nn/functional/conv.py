@@ -20,10 +20,10 @@ Conventions (the same on every backend; docs/nn.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import hedera as hd
 from hedera import nn_ops as _ops
+from hedera.typing import Array
 
 from . import _args
 
@@ -37,7 +37,6 @@ __all__ = [
     "depthwise_conv2d",
 ]
 
-Array = Any
 IntOrSeq = int | Sequence[int]
 Padding = str | int | Sequence[int | tuple[int, int]]
 

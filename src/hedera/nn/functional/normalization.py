@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import hedera as hd
+from hedera.typing import Array
 
 from . import _args
 
 __all__ = ["BatchNormOutput", "batch_norm", "group_norm", "layer_norm", "rms_norm"]
-
-Array = Any
 
 
 class BatchNormOutput(NamedTuple):

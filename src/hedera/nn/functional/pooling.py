@@ -13,10 +13,10 @@ Output size: ``floor((n + low + high - kernel_size) / stride) + 1``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import hedera as hd
 from hedera import nn_ops as _ops
+from hedera.typing import Array
 
 from . import _args
 
@@ -32,7 +32,6 @@ __all__ = [
     "max_pool3d",
 ]
 
-Array = Any
 IntOrSeq = int | Sequence[int]
 Padding = str | int | Sequence[int | tuple[int, int]]
 

@@ -1,4 +1,4 @@
-"""Recurrent cells: ``lstm_cell``, ``lstm`` over a sequence, ``gru_cell``.
+"""Recurrent cells and layers: ``lstm_cell``, ``gru_cell``, ``lstm`` and ``gru`` (on ``hd.scan``).
 
 PyTorch's equations and gate order, with :func:`linear`'s ``(in, out)`` weight
 layout: hedera's ``w_ih`` is the transpose of ``torch.nn.LSTM.weight_ih_l0``.
@@ -8,16 +8,13 @@ the GRU needs both, since ``b_hn`` sits inside the reset gate).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hedera as hd
+from hedera.typing import Array
 
 from . import _args
 from .activations import sigmoid
 
-__all__ = ["gru_cell", "lstm", "lstm_cell"]
-
-Array = Any
+__all__ = ["gru", "gru_cell", "lstm", "lstm_cell"]
 
 
 def _check_weights(op: str, x: Array, h: Array, w_ih: Array, w_hh: Array, b_ih, b_hh, gates: int) -> int:
@@ -96,7 +93,7 @@ def lstm(
     b_ih: Array | None = None,
     b_hh: Array | None = None,
 ) -> tuple[Array, tuple[Array, Array]]:
-    """An LSTM layer over a sequence (batch first), unrolled in Python: :func:`lstm_cell` at each step.
+    """An LSTM layer over a sequence (batch first): :func:`lstm_cell` at each step, one :func:`hedera.scan`.
 
     Parameters
     ----------
@@ -114,8 +111,9 @@ def lstm(
     Notes
     -----
     The input projection of all steps is one matrix product; the loop runs the
-    recurrence only. Under ``hd.jit``/``jax.jit`` the loop is unrolled at trace
-    time, one block per step.
+    recurrence only, as :func:`hedera.scan` over time: a Python loop eagerly, one compiled
+    loop (``lax.scan``, ``tf.while_loop``, torch's ``while_loop`` operator) under ``hd.jit``,
+    whatever the sequence's length.
     """
     xs = _args.expect_rank("lstm", x, 3, "(batch, time, input_size)")
     if state is None:
@@ -126,12 +124,14 @@ def lstm(
     else:
         h, c = state
     _check_weights("lstm", x[:, 0], h, w_ih, w_hh, b_ih, b_hh, 4)
-    gates_x = _input_gates(x, w_ih, b_ih)  # (batch, time, 4 * hidden)
-    outputs = []
-    for t in range(xs[1]):
-        h, c = _lstm_step(gates_x[:, t], h, c, w_hh, b_hh)
-        outputs.append(h)
-    return hd.stack(outputs, axis=1), (h, c)
+    gates_x = hd.permute_dims(_input_gates(x, w_ih, b_ih), (1, 0, 2))  # (time, batch, 4 * hidden)
+
+    def step(state: tuple[Array, Array], gates_t: Array) -> tuple[tuple[Array, Array], Array]:
+        h, c = _lstm_step(gates_t, state[0], state[1], w_hh, b_hh)
+        return (h, c), h
+
+    (h, c), outputs = hd.scan(step, (h, c), gates_x, length=xs[1])
+    return hd.permute_dims(outputs, (1, 0, 2)), (h, c)
 
 
 def gru_cell(
@@ -170,3 +170,43 @@ def gru_cell(
     z = sigmoid(hd.add(xz, hz))
     n = hd.tanh(hd.add(xn, hd.multiply(r, hn)))
     return hd.add(n, hd.multiply(z, hd.subtract(h, n)))
+
+
+def gru(
+    x: Array,
+    h0: Array | None,
+    w_ih: Array,
+    w_hh: Array,
+    b_ih: Array | None = None,
+    b_hh: Array | None = None,
+) -> tuple[Array, Array]:
+    """A GRU layer over a sequence (batch first): :func:`gru_cell` at each step, one :func:`hedera.scan`.
+
+    Parameters
+    ----------
+    x : array, shape ``(batch, time, input_size)``
+    h0 : array ``(batch, hidden_size)``, or None for zeros
+    w_ih, w_hh, b_ih, b_hh
+        As in :func:`gru_cell`.
+
+    Returns
+    -------
+    outputs : array, shape ``(batch, time, hidden_size)``
+        The hidden state after each step.
+    h : array, shape ``(batch, hidden_size)``
+        The final hidden state.
+    """
+    xs = _args.expect_rank("gru", x, 3, "(batch, time, input_size)")
+    if h0 is None:
+        ws = _args.shape_of(w_hh)
+        if len(ws) != 2:
+            raise hd.ShapeError(f"gru: w_hh must have shape (hidden_size, 3 * hidden_size), got shape {ws}")
+        h0 = hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, : ws[0]]))  # (batch, hidden)
+    _check_weights("gru", x[:, 0], h0, w_ih, w_hh, b_ih, b_hh, 3)
+
+    def step(h: Array, x_t: Array) -> tuple[Array, Array]:
+        h = gru_cell(x_t, h, w_ih, w_hh, b_ih, b_hh)
+        return h, h
+
+    h, outputs = hd.scan(step, h0, hd.permute_dims(x, (1, 0, 2)), length=xs[1])
+    return hd.permute_dims(outputs, (1, 0, 2)), h

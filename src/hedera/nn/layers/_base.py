@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import hedera as hd
+from hedera.helpers import int_tuple, positive_int, shape_of  # noqa: F401  (re-exported)
+from hedera.typing import Array
 
 from .. import init as _init
 from ..module import Module
 
-Array = Any
 Init = Callable[..., Array]
 InitLike = str | Init | None
 
@@ -48,37 +49,6 @@ def torch_default_uniform(fan_in: int) -> Init:
     """``U(-1/sqrt(fan_in), 1/sqrt(fan_in))``: PyTorch's default for linear/conv weights and biases."""
     bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
     return functools.partial(_init.uniform, low=-bound, high=bound)
-
-
-def int_tuple(
-    layer: str, name: str, value: int | Sequence[int], nd: int, minimum: int = 1
-) -> tuple[int, ...]:
-    """``value`` as ``nd`` ints ``>= minimum`` (an int is repeated)."""
-    items = (value,) * nd if isinstance(value, int) and not isinstance(value, bool) else tuple(value)
-    if len(items) != nd or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in items
-    ):
-        raise hd.InvalidArgumentError(
-            f"{layer}: {name} must be an int >= {minimum} or a sequence of {nd} such ints, got {value!r}"
-        )
-    return items
-
-
-def positive_int(layer: str, name: str, value: Any, *, allow_none: bool = False) -> int | None:
-    """``value`` checked to be a positive int (or ``None`` when allowed: a size found on the first call)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise hd.InvalidArgumentError(f"{layer}: {name} must be a positive int, got {value!r}")
-    return value
-
-
-def shape_of(x: Any) -> tuple[int | None, ...]:
-    """``x``'s shape as a tuple (``None`` for a dimension unknown while tracing a ``tf.function``)."""
-    try:
-        return tuple(None if d is None else int(d) for d in x.shape)
-    except TypeError:  # a symbolic size
-        return tuple(x.shape)
 
 
 class Layer(Module):

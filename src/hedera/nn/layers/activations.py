@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
@@ -28,8 +28,6 @@ __all__ = [
     "Softplus",
     "Tanh",
 ]
-
-Array = Any
 
 
 class Activation(Module):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
@@ -15,8 +16,6 @@ from .linear import Dropout, Linear
 from .normalization import LayerNorm
 
 __all__ = ["MultiHeadAttention", "TransformerEncoderLayer"]
-
-Array = Any
 
 
 class MultiHeadAttention(Layer):

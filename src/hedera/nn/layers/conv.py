@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from ._base import InitLike, Layer, int_tuple, positive_int, resolve_init, torch_default_uniform
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
-Array = Any
 IntOrSeq = int | Sequence[int]
 
 _SPATIAL = {1: ("length",), 2: ("height", "width"), 3: ("depth", "height", "width")}

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
@@ -13,8 +14,6 @@ from ..module import Module
 from ._base import InitLike, Layer, positive_int, resolve_init, shape_of, torch_default_uniform
 
 __all__ = ["Dropout", "Embedding", "Flatten", "Identity", "Linear"]
-
-Array = Any
 
 
 class Linear(Layer):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
@@ -13,7 +14,6 @@ from ._base import Layer, positive_int, shape_of
 
 __all__ = ["BatchNorm", "GroupNorm", "LayerNorm", "RMSNorm"]
 
-Array = Any
 _DATA_FORMATS = ("channels_last", "channels_first")
 
 

@@ -7,9 +7,9 @@ names the op in its errors); ``data_format="channels_last"`` by default.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
@@ -27,7 +27,6 @@ __all__ = [
     "MaxPool3d",
 ]
 
-Array = Any
 IntOrSeq = int | Sequence[int]
 _SPATIAL = {1: "length", 2: "height, width", 3: "depth, height, width"}
 

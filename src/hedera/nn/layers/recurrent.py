@@ -13,14 +13,13 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
 from ._base import Layer, positive_int, shape_of
 
 __all__ = ["GRU", "LSTM"]
-
-Array = Any
 
 
 class _Recurrent(Layer):
@@ -176,14 +175,7 @@ class GRU(_Recurrent):
         y = x
         for k in range(self.num_layers):
             w_ih, w_hh, b_ih, b_hh = self._weights(k)
-            if h0 is None:
-                h = hd.multiply(hd.zeros_like(y[:, 0, :1]), hd.zeros_like(w_hh[:1, : self.hidden_size]))
-            else:
-                h = h0[k]
-            outputs = []
-            for t in range(shape[1]):
-                h = F.gru_cell(y[:, t], h, w_ih, w_hh, b_ih, b_hh)
-                outputs.append(h)
+            outputs, h = F.gru(y, None if h0 is None else h0[k], w_ih, w_hh, b_ih, b_hh)
             finals.append(h)
-            y = self._between_layers(hd.stack(outputs, axis=1), k)
+            y = self._between_layers(outputs, k)
         return y, hd.stack(finals)

@@ -1,0 +1,179 @@
+"""Rollouts on ``hd.scan`` against the native loop: compile time and time per step.
+
+::
+
+    python benchmarks/control_flow.py            # full run: table, benchmarks/results/control_flow.json
+    python benchmarks/control_flow.py --quick    # smoke mode (10 steps, few repeats)
+
+A Pendulum rollout of T = 10, 100 and 1000 steps (``hedera.gym.rollout``, batch 16, float32),
+against the same loop written natively around the same ``env.step_fn``: ``lax.scan`` under
+``jax.jit`` (eager: a Python loop), ``tf.while_loop`` with ``TensorArray`` s under
+``tf.function`` (eager: a Python loop), and a Python loop on torch (eager and
+``torch.compile``, up to 100 steps: hedera's scans stay Python loops under torch.compile in torch
+2.13, which unrolls them). The
+compile time is the first call's; the time per step is the median of timed calls (variants in
+alternation) divided by T. Targets (issue 15): compile time of 1000 steps under 3x that of 10
+on jax and tensorflow; time per step within 5 % of the native loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import benchlib
+
+import hedera as hd
+import hedera.gym as hgym
+
+BATCH = 16
+#: the longest rollout compiled on torch: its scans unroll under torch.compile (docs/control_flow.md)
+TORCH_COMPILED_MAX_STEPS = 100
+
+
+def native_rollouts(backend: str, env: Any) -> dict[str, Any]:
+    """``{"eager": f, "compiled": f}`` of ``(state, actions) -> rewards`` written natively."""
+    if backend == "jax":
+        import jax
+
+        def scanned(state, actions):
+            def step(s, a):
+                s, _, r = env.step_fn(s, a)
+                return s, r
+
+            return jax.lax.scan(step, state, actions)[1]
+
+        return {"eager": _python_loop(env, backend), "compiled": jax.jit(scanned)}
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        def looped(state, actions):
+            n = actions.shape[0]
+            out = tf.TensorArray(actions.dtype, size=n)
+
+            def body(t, s, out):
+                s, _, r = env.step_fn(s, actions[t])
+                return t + 1, s, out.write(t, r)
+
+            _, _, out = tf.while_loop(lambda t, *_: t < n, body, (tf.constant(0), state, out))
+            return out.stack()
+
+        return {"eager": _python_loop(env, backend), "compiled": tf.function(looped)}
+    import torch
+
+    return {"eager": _python_loop(env, backend), "compiled": torch.compile(_python_loop(env, backend))}
+
+
+def _python_loop(env: Any, backend: str) -> Any:
+    def loop(state, actions):
+        rewards = []
+        for t in range(actions.shape[0]):
+            state, _, r = env.step_fn(state, actions[t])
+            rewards.append(r)
+        return hd.stack(rewards)
+
+    return loop
+
+
+def measure(backend: str, steps: int, repeat: int, target_s: float) -> list[dict]:
+    env = hgym.Pendulum(backend=backend)
+    key = hd.random.key(0, backend=backend)
+    state = env.initial_state(key, (BATCH,))
+    actions = hd.random.uniform((steps, BATCH, 1), -1.0, 1.0, dtype=hd.float32, key=hd.random.split(key)[0])
+    sync = benchlib.sync_for(backend)
+    hedera_fns = {
+        "eager": lambda s, a: hgym.rollout(env, s, a)[2],
+        "compiled": hd.jit(lambda s, a: hgym.rollout(env, s, a)[2]),
+    }
+    native = native_rollouts(backend, env)
+    rows = []
+    for mode in ("eager", "compiled"):
+        if backend == "torch" and mode == "compiled" and steps > TORCH_COMPILED_MAX_STEPS:
+            continue  # torch.compile unrolls scans in torch 2.13: minutes of compiling, not a loop
+        compile_s = {}
+        for who, fn in (("hedera", hedera_fns[mode]), ("native", native[mode])):
+            start = time.perf_counter()
+            sync(fn(state, actions))
+            compile_s[who] = time.perf_counter() - start
+        times = benchlib.time_interleaved(
+            {
+                who: (lambda fn=fn: sync(fn(state, actions)))
+                for who, fn in (("hedera", hedera_fns[mode]), ("native", native[mode]))
+            },
+            repeat,
+            target_s,
+        )
+        h, n = times["hedera"][1] / steps, times["native"][1] / steps
+        rows.append(
+            {
+                "backend": backend,
+                "mode": mode,
+                "steps": steps,
+                "hedera_first_call_s": compile_s["hedera"],
+                "native_first_call_s": compile_s["native"],
+                "hedera_us_per_step": h * 1e6,
+                "native_us_per_step": n * 1e6,
+                "ratio": h / n,
+            }
+        )
+    return rows
+
+
+def summarize(rows: list[dict]) -> dict:
+    out: dict[str, dict] = {}
+    for backend in sorted({r["backend"] for r in rows}):
+        compiled = {r["steps"]: r for r in rows if r["backend"] == backend and r["mode"] == "compiled"}
+        if 10 in compiled and 1000 in compiled:
+            out[backend] = {
+                "compile_1000_over_10": compiled[1000]["hedera_first_call_s"]
+                / compiled[10]["hedera_first_call_s"]
+            }
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    lines = [
+        "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step "
+        "| native µs/step | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
+            f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    installed = [b for b in ("torch", "jax", "tensorflow") if b in hd.available_backends()]
+    parser.add_argument("--backends", default=",".join(installed))
+    parser.add_argument("--quick", action="store_true", help="smoke mode: 10 steps, few repeats")
+    parser.add_argument("--output", type=Path, default=benchlib.RESULTS / "control_flow.json")
+    args = parser.parse_args(argv)
+    backends = [b for b in args.backends.split(",") if b and b != "numpy"]
+    lengths = (10,) if args.quick else (10, 100, 1000)
+    repeat, target = (2, 0.01) if args.quick else (5, 0.2)
+    rows = []
+    for b in backends:
+        for n in lengths:
+            for row in measure(b, n, repeat, target):
+                rows.append(row)
+                print(table([row]).splitlines()[-1], flush=True)
+    result = {**benchlib.header(args.quick), "rows": rows, "summary": summarize(rows)}
+    benchlib.write_json(args.output, result)
+    print(table(rows))
+    for backend, s in result["summary"].items():
+        print(f"{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

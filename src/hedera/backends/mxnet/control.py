@@ -1,0 +1,38 @@
+"""Control flow on mxnet: Python loops and branches (mxnet's own control-flow operators are not used)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import mxnet as mx
+
+from .. import _control_python as _py
+
+BACKEND = "mxnet"
+
+
+def user_function(f: Callable) -> Callable:
+    return f
+
+
+def arange(start: int, stop: int) -> Any:
+    return mx.np.arange(start, stop, dtype="int32")
+
+
+def cond(pred: Any, true_fn: Callable, false_fn: Callable, operands: tuple) -> tuple:
+    return _py.switch(pred, (false_fn, true_fn), operands)
+
+
+def switch(index: Any, branches: Sequence[Callable], operands: tuple) -> tuple:
+    return _py.switch(index, branches, operands)
+
+
+def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations: int | None) -> tuple:
+    return _py.while_loop(cond_fn, body_fn, init, max_iterations)
+
+
+def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unroll: int) -> tuple:
+    return _py.scan(
+        step, init, xs, length, reverse, list, mx.np.stack, lambda x: mx.np.zeros(x.shape[1:], dtype=x.dtype)
+    )

@@ -1,0 +1,85 @@
+"""Every use of TensorFlow's private API in the tensorflow backend, each with a public fallback.
+
+TensorFlow does not promise these names across releases, so a TensorFlow upgrade that moves one
+breaks this file, visibly, and nothing else: each access is tried once here, and where it fails
+the backend uses the public API instead (slower, or without a convenience) and
+:data:`FALLBACKS` names what fell back (``tests/backends/test_tensorflow_private.py`` requires it
+to be empty on the pinned TensorFlow).
+
+* ``gen_math_ops``, ``gen_bitwise_ops``: the generated op functions (``gen_math_ops.add_v2``),
+  which skip ``tf.math``'s name scopes and conversions. Fallback: the same ops through the public
+  ``tf.raw_ops`` (:class:`RawOps`).
+* ``dtypes._ANY_TO_TF``: ``tf.as_dtype``'s lookup table, taught hedera's dtype objects
+  (:func:`register_dtype_spellings`). Fallback: none needed (``tf.bfloat16 == hd.bfloat16`` is
+  then False; hedera converts its dtypes itself everywhere).
+* ``autograph.core.config.CONVERSION_RULES``: keeps AutoGraph out of hedera's code
+  (:func:`exclude_from_autograph`). Fallback: AutoGraph converts hedera's functions too (slower
+  tracing, same results).
+* ``EagerTensor._datatype_enum()``: read directly by ``_core.dtype_enum`` / ``is_complex`` and
+  ``elementwise.divide``, each with ``x.dtype.as_datatype_enum`` as its fallback on
+  ``AttributeError`` (symbolic tensors, variables, and a TensorFlow without the method).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import tensorflow as tf
+
+__all__ = ["FALLBACKS", "RawOps", "exclude_from_autograph", "gen_bitwise_ops", "gen_math_ops"]
+
+#: the private names this TensorFlow lacks, each replaced by its public fallback
+FALLBACKS: list[str] = []
+
+
+class RawOps:
+    """``gen_math_ops``' spelling (``add_v2(x, y)``, ``_abs(x)``) over the public ``tf.raw_ops``
+    (``tf.raw_ops.AddV2(x=x, y=y)``), whose ops take keyword arguments only."""
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        op = getattr(tf.raw_ops, "".join(part.capitalize() for part in name.strip("_").split("_")))
+        params = list(inspect.signature(op).parameters)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return op(**dict(zip(params, args, strict=False)), **kwargs)
+
+        call.__name__ = name
+        setattr(self, name, call)
+        return call
+
+
+try:
+    from tensorflow.python.ops import gen_bitwise_ops, gen_math_ops
+except ImportError:
+    gen_math_ops = gen_bitwise_ops = RawOps()  # type: ignore[assignment]
+    FALLBACKS.append("tensorflow.python.ops.gen_math_ops, gen_bitwise_ops")
+
+
+def register_dtype_spellings(spellings: dict[Any, tf.DType]) -> None:
+    """Add ``spellings`` (hedera's dtype objects -> TF dtypes) to ``tf.as_dtype``'s lookup table,
+    so that TF reads them itself (``tf.zeros(2, hd.float32)``, ``tf.bfloat16 == hd.bfloat16``)."""
+    try:
+        from tensorflow.python.framework import dtypes as tf_dtypes
+
+        table = tf_dtypes._ANY_TO_TF
+    except (ImportError, AttributeError):
+        table = None
+    if not isinstance(table, dict):
+        FALLBACKS.append("tensorflow.python.framework.dtypes._ANY_TO_TF")
+        return
+    for spelling, native in spellings.items():
+        table.setdefault(spelling, native)
+
+
+def exclude_from_autograph(package: str) -> None:
+    """Add a do-not-convert rule for ``package`` to AutoGraph's rules (as TF and Keras do for theirs)."""
+    try:
+        from tensorflow.python.autograph.core import config
+    except ImportError:
+        FALLBACKS.append("tensorflow.python.autograph.core.config")
+        return
+    rule = config.DoNotConvert(package)
+    if not any(str(r) == str(rule) for r in config.CONVERSION_RULES):
+        config.CONVERSION_RULES = (rule, *config.CONVERSION_RULES)

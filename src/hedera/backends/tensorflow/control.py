@@ -1,0 +1,95 @@
+"""Control flow on tensorflow: ``tf.cond``/``tf.switch_case``/``tf.while_loop`` in graphs, Python eagerly.
+
+Inside a graph (``tf.function``, ``hd.jit``, ``tf.vectorized_map``) the primitives run, so
+nothing unrolls; ``GradientTape``, ``ForwardAccumulator`` and ``pfor`` all go through them.
+A scan is one ``tf.while_loop`` over ``TensorArray`` s; its first step runs before the loop (it
+gives the dtypes and shapes of the per-step outputs, which the ``TensorArray`` s need up front).
+Eagerly, Python loops run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import tensorflow as tf
+
+from ...jit import traced_by
+from .. import _control_python as _py
+from . import autodiff as _autodiff
+from .autodiff import user_function  # noqa: F401  (AutoGraph for user functions in graphs)
+
+BACKEND = "tensorflow"
+
+
+def arange(start: int, stop: int) -> Any:
+    return tf.range(start, stop, dtype=tf.int32)
+
+
+def _traced() -> bool:
+    return traced_by(_autodiff)
+
+
+def cond(pred: Any, true_fn: Callable, false_fn: Callable, operands: tuple) -> tuple:
+    if not _traced():
+        return _py.switch(pred, (false_fn, true_fn), operands)
+    return tuple(tf.cond(pred, lambda: true_fn(operands), lambda: false_fn(operands)))
+
+
+def switch(index: Any, branches: Sequence[Callable], operands: tuple) -> tuple:
+    if not _traced():
+        return _py.switch(index, branches, operands)
+    index = tf.clip_by_value(tf.cast(index, tf.int32), 0, len(branches) - 1)
+    return tuple(tf.switch_case(index, [lambda b=b: b(operands) for b in branches]))
+
+
+def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations: int | None) -> tuple:
+    if not _traced():
+        return _py.while_loop(cond_fn, body_fn, init, max_iterations)
+    if not init:
+        return ()
+    out = tf.while_loop(
+        lambda *carry: cond_fn(carry),
+        lambda *carry: body_fn(carry),
+        init,
+        maximum_iterations=max_iterations,
+    )
+    return tuple(out)
+
+
+def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unroll: int) -> tuple:
+    if not _traced():
+        return _py.scan(
+            step, init, xs, length, reverse, tf.unstack, tf.stack, lambda x: tf.zeros(x.shape[1:], x.dtype)
+        )
+    if length == 0:
+        _, y = step(init, tuple(tf.zeros(x.shape[1:], x.dtype) for x in xs))
+        return init, tuple(tf.zeros((0, *v.shape), v.dtype) for v in y)
+    inputs = [tf.TensorArray(x.dtype, size=length, element_shape=x.shape[1:]).unstack(x) for x in xs]
+    first = length - 1 if reverse else 0
+    carry, y_first = step(init, tuple(ta.read(first) for ta in inputs))  # outside the loop: y's dtypes
+    # the other steps' ys: a TensorArray each, filled in loop order (a write outside the loop
+    # breaks ForwardAccumulator in graphs); the first step's y is joined on at the end
+    outputs = [tf.TensorArray(v.dtype, size=length - 1, element_shape=v.shape) for v in y_first]
+    n = len(carry)
+
+    def body(t: Any, *state: Any) -> tuple:
+        carry, outs = state[:n], state[n:]
+        index = length - 1 - t if reverse else t
+        carry, y = step(tuple(carry), tuple(ta.read(index) for ta in inputs))
+        written = (ta.write(t - 1, v) for ta, v in zip(outs, y, strict=True))
+        return (t + 1, *carry, *written)
+
+    state = tf.while_loop(
+        lambda t, *_: t < length,
+        body,
+        (tf.constant(1), *carry, *outputs),
+        maximum_iterations=length - 1,
+    )
+    ys = []
+    for ta, v in zip(state[n + 1 :], y_first, strict=True):
+        rest = ta.stack()  # loop order: forward t = 1..length-1, reverse t = length-2..0
+        ys.append(
+            tf.concat([v[None], rest], 0) if not reverse else tf.concat([tf.reverse(rest, [0]), v[None]], 0)
+        )
+    return tuple(state[1 : n + 1]), tuple(ys)

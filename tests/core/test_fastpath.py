@@ -1,0 +1,326 @@
+"""The C hot path of the fronts (hedera/_fastfront.c, hedera/_fastpath.py).
+
+Each accelerated front must behave exactly as the Python front it wraps: same results, same
+errors, same caching; the Python front stays reachable as ``_fastpath.python_front(front)``.
+CI builds the extension and sets ``HEDERA_REQUIRE_FAST_PATH=1`` (checked in
+test_front_generated.py); scripts/test.sh also runs the dispatch tests once more with
+``HEDERA_PURE_PYTHON=1``, the fallback, where this file is skipped.
+"""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import hedera as hd
+from conftest import require_backend
+from hedera import _fastpath, _front
+from hedera.errors import BackendMismatchError, BroadcastError, InvalidAxisError, NotAnArrayError
+
+pytestmark = pytest.mark.skipif(not _fastpath.enabled(), reason="hedera._fastfront is not in use")
+
+
+def array(backend: str, values, dtype=np.float32):
+    return hd.asarray(np.asarray(values, dtype=dtype), backend=backend)
+
+
+def both(front):
+    """The accelerated front and the Python front behind it."""
+    python = _fastpath.python_front(front)
+    assert python is not front
+    return front, python
+
+
+def outcome(f, *args, **kwargs):
+    """What a call does: its result as NumPy, or its exception's class and message."""
+    try:
+        result = f(*args, **kwargs)
+    except Exception as error:
+        return type(error), str(error)
+    if isinstance(result, (list, tuple)):
+        return [hd.to_numpy(r) for r in result]
+    return hd.to_numpy(result)
+
+
+def assert_same_outcome(front, *args, **kwargs):
+    fast, python = both(front)
+    expected, got = outcome(python, *args, **kwargs), outcome(fast, *args, **kwargs)
+    if isinstance(expected, tuple):
+        assert got == expected
+    else:
+        np.testing.assert_equal(got, expected)
+    return got
+
+
+# ---- same behaviour as the Python fronts -------------------------------------------------------
+
+
+def test_cache_hits_and_misses_match_the_python_front(backend):
+    x = array(backend, [0.5, -1.0, 2.0])
+    for _ in range(2):  # the first call may miss and fill the cache, the second hits it
+        assert_same_outcome(hd.sin, x)
+        assert_same_outcome(hd.add, x, x)
+        assert_same_outcome(hd.where, x > 0, x, x)
+    assert type(x) in _front._sin_by_type
+
+
+@pytest.mark.parametrize("scalar", [2, 2.5, True])
+def test_mixed_types_use_the_tuple_key(backend, scalar):
+    x = array(backend, [1.0, 2.0])
+    for _ in range(2):
+        assert_same_outcome(hd.add, x, scalar)
+        assert_same_outcome(hd.maximum, scalar, x)
+        assert_same_outcome(hd.clip, x, 0.0, 1.5)
+    assert (type(x), type(scalar)) in _front._add_by_type
+
+
+def test_keywords_and_arrays_passed_by_keyword(backend):
+    x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
+    assert_same_outcome(hd.sum, x, axis=0)
+    assert_same_outcome(hd.clip, x, min=1.5, max=3.5)  # arrays by keyword: the Python front decides
+    assert_same_outcome(hd.concat, [x, x], axis=1)
+    assert_same_outcome(hd.meshgrid, x[0], x[1], indexing="ij")
+
+
+def test_sequences(backend):
+    x = array(backend, [1.0, 2.0])
+    assert_same_outcome(hd.concat, [x, x])
+    assert_same_outcome(hd.concat, (x, x, x))
+    assert_same_outcome(hd.stack, [x])
+    assert_same_outcome(hd.concat, iter([x, x]))  # not a list or tuple: the Python front decides
+    assert_same_outcome(hd.broadcast_arrays, x, x[:1])
+    for odd in ([], [x, 1.0], [1.0, x], x):
+        assert_same_outcome(hd.concat, odd)
+
+
+def test_errors_are_diagnosed_as_in_the_python_front(backend):
+    x = array(backend, [[1.0, 2.0, 3.0]])
+    _, message = assert_same_outcome(hd.sum, x, axis=5)
+    assert "axis" in message
+    assert issubclass(outcome(hd.sum, x, axis=5)[0], InvalidAxisError)
+    assert issubclass(outcome(hd.add, x, array(backend, [1.0, 2.0]))[0], BroadcastError)
+    assert issubclass(outcome(hd.sin, [1.0, 2.0])[0], NotAnArrayError)
+    assert issubclass(outcome(hd.sin, "x")[0], NotAnArrayError)
+
+
+def test_creation_fronts_follow_the_current_backend(backend):
+    """Fronts without arrays are keyed on the current backend's name: each of use_backend,
+    set_backend and the default must reach that backend's function, hit or miss."""
+    assert _fastpath.python_front(hd.zeros) is not hd.zeros
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    for _ in range(2):
+        with hd.use_backend(backend):
+            assert hd.backend_of(hd.zeros(3)) == backend
+            assert_same_outcome(hd.arange, 1, 7, 2)
+            assert_same_outcome(hd.fft.fftfreq, 4)
+            with hd.use_backend(other):
+                assert hd.backend_of(hd.ones((2, 2))) == other
+            assert hd.backend_of(hd.ones((2, 2))) == backend
+            assert issubclass(outcome(hd.zeros, "three")[0], TypeError)
+            assert_same_outcome(hd.zeros, "three")
+        hd.set_backend(backend)
+        try:
+            assert hd.backend_of(hd.linspace(0.0, 1.0, 3)) == backend
+            with hd.use_backend(other):
+                assert hd.backend_of(hd.linspace(0.0, 1.0, 3)) == other
+        finally:
+            hd.set_backend(None)
+        assert hd.backend_of(hd.eye(2)) == hd.current_backend()
+
+
+def test_mixed_backends_raise(backend):
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    x, y = array(backend, [1.0]), array(other, [1.0])
+    for args in ((x, y), (y, x)):
+        assert issubclass(outcome(hd.add, *args)[0], BackendMismatchError)
+    assert issubclass(outcome(hd.concat, [x, y])[0], BackendMismatchError)
+    assert issubclass(outcome(hd.where, x > 0, x, y)[0], BackendMismatchError)
+
+
+# ---- the mechanism itself, on functions of the test's own --------------------------------------
+
+
+def explain_nothing(exception, args, kwargs):
+    """An error path that finds nothing to say (the backend's exception propagates)."""
+
+
+@pytest.mark.parametrize(
+    ("arity", "args", "expected"),
+    [
+        (1, (1.0,), ("fast", 1.0)),
+        (1, ("s",), ("slow", "s")),  # str: not in the cache
+        (2, (1.0, 2.0), ("fast", 1.0)),
+        (2, (1.0, 2), ("tuple", 1.0)),  # (float, int): the tuple key
+        (2, (1.0,), ("slow", 1.0)),  # fewer positional arguments than arrays
+        (_fastpath.SEQUENCE, ([1.0, 2.0],), ("fast", [1.0, 2.0])),
+        (_fastpath.SEQUENCE, ([1.0, 2],), ("slow", [1.0, 2])),
+        (_fastpath.SEQUENCE, ([],), ("slow", [])),
+        (_fastpath.VARIADIC, (1.0, 2.0), ("fast", 1.0)),
+        (_fastpath.VARIADIC, (), None),
+    ],
+)
+def test_lookup_rules(arity, args, expected):
+    def fast(*a):
+        return ("fast", a[0])
+
+    def via_tuple(*a):
+        return ("tuple", a[0])
+
+    def python(*a):
+        return ("slow", a[0]) if a else None
+
+    front = _fastpath._extension.make_front(
+        python,
+        explain_nothing,
+        {float: fast, (float, int): via_tuple},
+        arity,
+        b"f",
+        b"f(*a)\n--\n\n",
+        __name__,
+    )
+    assert front(*args) == expected
+
+
+def test_the_last_hit_follows_the_argument_types():
+    """Each front remembers its last cache hit; calls alternating between keys must still each
+    reach their own function, whichever key was remembered."""
+
+    def tagged(tag):
+        return lambda *a: (tag, a[0])
+
+    cache = {float: tagged("float"), int: tagged("int"), (float, int): tagged("float,int"),
+             (int, float): tagged("int,float")}  # fmt: skip
+    front = _fastpath._extension.make_front(
+        lambda *a: ("slow", a[0]), explain_nothing, cache, 2, b"f", b"f(*a)\n--\n\n", __name__
+    )
+    calls = [((1.0, 2.0), "float"), ((1, 2), "int"), ((1.0, 2), "float,int"), ((1, 2.0), "int,float"),
+             (("a", "b"), "slow"), ((1, 2), "int"), ((1, 2), "int"), ((2.0, 1), "float,int")]  # fmt: skip
+    for _ in range(2):
+        for args, tag in calls:
+            assert front(*args) == (tag, args[0])
+
+
+def test_the_last_hit_holds_its_references_and_releases_them():
+    """The remembered type and function stay alive while remembered (a freed type's address could
+    be reused by another type) and are released when the front is, cycles included."""
+    import gc
+    import weakref
+
+    class Tracked:
+        pass
+
+    def target(x):
+        return "hit"
+
+    cache = {Tracked: target}
+    front = _fastpath._extension.make_front(lambda x: "slow", explain_nothing, cache, 1, b"f", b"", __name__)
+    assert front(Tracked()) == "hit"
+    type_ref, target_ref = weakref.ref(Tracked), weakref.ref(target)
+    cache.clear()
+    del Tracked, target
+    gc.collect()
+    assert type_ref() is not None and target_ref() is not None  # the front's last hit keeps them
+    assert front(type_ref()()) == "hit"  # cleared cache, same type: the function the key maps to
+    del front
+    gc.collect()
+    assert type_ref() is None and target_ref() is None
+
+
+def test_an_exception_goes_to_explain_once_and_base_exceptions_pass_through():
+    """The backend's exception and the call's arguments go to explain, which raises hedera's error
+    or returns (the backend's exception then propagates); the call is not run again."""
+    calls = []
+
+    def failing(x, **kwargs):
+        calls.append("backend")
+        raise ValueError("backend failed")
+
+    def interrupted(x):
+        raise KeyboardInterrupt
+
+    def python(x):
+        calls.append("python")
+
+    def explain(exception, args, kwargs):
+        calls.append(("explain", type(exception).__name__, args, kwargs))
+        if kwargs.get("diagnose"):
+            raise TypeError("diagnosed") from exception
+
+    front = _fastpath._extension.make_front(
+        python, explain, {float: failing, int: interrupted}, 1, b"f", b"", __name__
+    )
+    with pytest.raises(TypeError, match="diagnosed") as raised:
+        front(1.0, diagnose=True)
+    assert isinstance(raised.value.__cause__, ValueError)
+    assert calls == ["backend", ("explain", "ValueError", (1.0,), {"diagnose": True})]
+    calls.clear()
+    with pytest.raises(ValueError, match="backend failed"):
+        front(2.0)
+    assert calls == ["backend", ("explain", "ValueError", (2.0,), {})]
+    with pytest.raises(KeyboardInterrupt):
+        front(1)
+
+
+def test_bad_arguments_to_make_front():
+    with pytest.raises(ValueError, match="arity"):
+        _fastpath._extension.make_front(len, len, {}, 0, b"f", b"", __name__)
+    with pytest.raises(TypeError):
+        _fastpath._extension.make_front(len, len, [], 1, b"f", b"", __name__)
+    with pytest.raises(TypeError, match="callable"):
+        _fastpath._extension.make_front(len, None, {}, 1, b"f", b"", __name__)
+
+
+# ---- what the builtin looks like from Python ---------------------------------------------------
+
+
+def test_name_signature_doc_and_pickling():
+    for front in (hd.sin, hd.add, hd.concat, hd.meshgrid, hd.linalg.matrix_norm, hd.fft.fft):
+        python = _fastpath.python_front(front)
+        assert front.__name__ == python.__name__
+        assert front.__module__ == python.__module__
+        expected = inspect.signature(python)
+        plain = [p.replace(annotation=inspect.Parameter.empty) for p in expected.parameters.values()]
+        assert inspect.signature(front) == expected.replace(
+            parameters=plain, return_annotation=inspect.Signature.empty
+        )
+        assert inspect.getdoc(front) == inspect.getdoc(python)
+        assert pickle.loads(pickle.dumps(front)) is front
+
+
+# ---- torch.compile ----------------------------------------------------------------------------
+
+COMPILE_AFTER_HEDERA = """
+import sys
+import hedera as hd, torch
+assert "torch._dynamo" not in sys.modules, "hedera or torch imported dynamo"
+x = torch.linspace(-1, 1, 5)
+def f(x):
+    return hd.sum(hd.concat([hd.sin(x), hd.add(x, 1.0)]), axis=0)
+compiled = torch.compile(f, fullgraph=True)
+assert torch.allclose(compiled(x), f(x))
+"""
+
+COMPILE_BEFORE_HEDERA = """
+import torch, torch._dynamo
+import hedera as hd
+x = torch.linspace(-1, 1, 5)
+compiled = torch.compile(lambda x: hd.where(x > 0, hd.exp(x), x), fullgraph=True)
+assert torch.allclose(compiled(x), torch.where(x > 0, torch.exp(x), x))
+"""
+
+
+@pytest.mark.parametrize("script", [COMPILE_AFTER_HEDERA, COMPILE_BEFORE_HEDERA], ids=["after", "before"])
+def test_torch_compile_traces_the_python_fronts_without_graph_breaks(script):
+    """Dynamo cannot trace C; the fronts are registered as polyfilled builtins whenever dynamo
+    is imported, before or after hedera, and fullgraph compilation succeeds."""
+    require_backend("torch")
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]

@@ -1,0 +1,111 @@
+"""``import hedera`` loads the front and nothing else of hedera's; the rest comes on first use.
+
+Each test runs a fresh interpreter (this process has imported everything already).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+import textwrap
+import types
+
+import tomllib
+
+import hedera as hd
+from hedera import errors
+
+LAZY_PACKAGES = ("nn", "optim", "tree", "autodiff", "jit", "io", "random", "container", "nn_ops",
+                 "mech", "vision", "robot", "gym", "interop", "helpers", "typing")  # fmt: skip
+MODULES = tuple(n for n in LAZY_PACKAGES if n not in ("container", "jit"))  # (hd.jit is the function)
+
+
+def run_python(code: str) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_hedera_runs_only_the_front():
+    """hedera's packages are bound but not executed (importlib.util.LazyLoader) until first used."""
+    out = run_python(
+        """
+        import json, sys
+        import hedera
+        print(json.dumps({m: type(sys.modules[m]).__name__ for m in sys.modules if m.startswith("hedera")}))
+        """
+    )
+    lazy = {m for m, kind in out.items() if kind == "_LazyModule"}
+    assert {"hedera.nn", "hedera.optim", "hedera.mech", "hedera._api", "hedera._diagnose"} <= lazy
+    executed = set(out) - lazy
+    assert executed <= {
+        "hedera", "hedera._dispatch", "hedera._fastfront", "hedera._fastpath", "hedera._front",
+        "hedera._front_manual", "hedera.backends", "hedera.dtypes", "hedera.errors", "hedera.fft",
+        "hedera.linalg", "hedera.typing", "hedera.jit", "hedera.tree", "hedera.container", "hedera.io",
+        "hedera.autodiff",
+    }, executed  # fmt: skip
+
+
+def test_hedera_has_no_module_getattr():
+    """CPython does not specialise attribute loads on a module with ``__getattr__`` (PEP 562):
+    ``hd.sin`` would cost a generic lookup at every call."""
+    assert "__getattr__" not in vars(hd)
+
+
+def test_every_package_is_an_attribute_of_hd():
+    """``hd.mech`` works without ``import hedera.mech``, as ``hd.nn`` always did."""
+    out = run_python(
+        f"""
+        import json
+        import hedera as hd
+        print(json.dumps({{n: getattr(hd, n).__name__ for n in {MODULES!r}}}))
+        """
+    )
+    assert out == {n: f"hedera.{n}" for n in MODULES}
+
+
+def test_hedera_is_a_plain_module():
+    """A module of a ModuleType subclass loses CPython's specialised attribute lookup: ``hd.sin``
+    would cost some 30 ns more per call."""
+    assert type(hd) is types.ModuleType
+
+
+def test_hd_jit_is_the_function_whoever_imports_the_module_first():
+    out = run_python(
+        """
+        import json
+        import hedera.random          # imports hedera.jit (the module) before anyone named hd.jit
+        from hedera.jit import in_jit
+        import hedera as hd
+        print(json.dumps([callable(hd.jit), type(hd.jit).__name__, hd.jit.__module__]))
+        """
+    )
+    assert out == [True, "function", "hedera.jit"]
+
+
+def test_lazy_names_are_listed_and_exported():
+    for name in ("grad", "jit", "Container", "save", "load", "mech", "tree", "nn"):
+        assert name in dir(hd) and name in hd.__all__
+    assert hd.grad is __import__("hedera.autodiff").autodiff.grad
+    assert hd.Container is __import__("hedera.container").container.Container
+
+
+def test_errors_are_exported():
+    for name in ("StructureError", "StateMismatchError", "CheckpointError"):
+        assert getattr(hd, name) is getattr(errors, name)
+        assert issubclass(getattr(hd, name), hd.HederaError)
+
+
+def test_wheel_metadata_carries_the_license_and_the_typing_marker():
+    """The wheel's contents come from pyproject.toml: the LICENSE file and the PEP 561 marker."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "Apache-2.0"
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert "Apache License" in (root / "LICENSE").read_text().splitlines()[1]
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["hedera"]
+    assert (root / "src" / "hedera" / "py.typed").exists()

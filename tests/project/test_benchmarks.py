@@ -1,0 +1,159 @@
+"""The benchmark scripts run (``--quick`` smoke mode), so they cannot rot. Timings are not asserted.
+
+What is asserted: every script runs and writes its results; the library benchmark measures
+every function it discovers (or says why not); each native baseline in ``benchmarks/native/``
+gives the hedera function's result; the report has its sections and charts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import require_backend
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _load(name: str):
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))  # the scripts import benchlib, library_inputs, native
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_quick(name: str, backend: str, tmp_path) -> dict:
+    """Run benchmarks/<name>.py in --quick mode on one backend; its JSON result."""
+    require_backend(backend)
+    output = tmp_path / f"{name}.json"
+    assert _load(name).main(["--quick", "--backends", backend, "--output", str(output)]) == 0
+    return json.loads(output.read_text())
+
+
+def test_dispatch_overhead_quick(backend, tmp_path, capsys):
+    result = _run_quick("dispatch_overhead", backend, tmp_path)
+    functions = {row["function"] for row in result["rows"] if row["backend"] == backend}
+    assert functions == {"sin", "add", "sum", "zeros"}
+    assert all(row["native_min_ns"] > 0 and row["hedera_min_ns"] > 0 for row in result["rows"])
+    assert "median_added_ns_one_to_one" in result["summary"][backend]
+    assert "| function |" in capsys.readouterr().out
+    if importlib.util.find_spec("keras") is not None:  # the keras.ops subprocess ran
+        assert any(row["keras_min_ns"] for row in result["rows"])
+    if importlib.util.find_spec("eagerpy") is not None:
+        assert any(row["eagerpy_min_ns"] for row in result["rows"])
+
+
+def test_library_overhead_quick(backend, tmp_path):
+    result = _run_quick("library_overhead", backend, tmp_path)
+    for library in ("mech", "vision"):  # robot and gym too, once installed (missing_libraries)
+        assert library in result["functions"]
+    for library in result["functions"]:
+        eager = [r for r in result["rows"] if r["library"] == library and r["mode"] == "eager"]
+        measured = [r for r in eager if r["skipped"] is None]
+        assert measured, eager
+        assert all(r["overhead_pct"] is not None and r["front_calls"] is not None for r in measured)
+    if backend != "numpy":
+        assert any(r["mode"] == "compiled" and r["overhead_pct"] is not None for r in result["rows"])
+    assert backend in result["dispatch_ns"]
+
+
+def test_jit_overhead_quick(backend, tmp_path, capsys):
+    result = _run_quick("jit_overhead", backend, tmp_path)
+    cases = {row["case"] for row in result["rows"] if row["backend"] == backend}
+    assert cases == {"trivial", "pytree", "static", "kwargs", "two_args"}
+    assert all(row["native_min_ns"] > 0 and row["hd_jit_min_ns"] > 0 for row in result["rows"])
+    assert "median_added_ns" in result["summary"][backend]
+    assert "| backend | case |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("backend_name", ["jax", "tensorflow"])
+def test_control_flow_quick(backend_name, tmp_path, capsys):
+    result = _run_quick("control_flow", backend_name, tmp_path)
+    assert {(r["mode"], r["steps"]) for r in result["rows"]} == {("eager", 10), ("compiled", 10)}
+    assert all(r["hedera_us_per_step"] > 0 and r["native_us_per_step"] > 0 for r in result["rows"])
+    assert "| backend | mode | steps |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("framework", ["torch", "jax"])
+def test_native_baselines_equal_hedera(framework):
+    """Every function of benchmarks/native/ computes what the hedera function computes."""
+    require_backend(framework)
+    bench = _load("library_overhead")
+    checked = 0
+    for library in bench.LIBRARIES:
+        module, callables, _ = bench.discover(library)
+        if module is None:
+            continue
+        results = bench.check_natives(library, callables, framework)
+        assert all(results.values()), (library, results)
+        checked += len(results)
+        if library in ("mech", "vision", "robot", "gym"):
+            assert len(results) >= 4, (library, results)
+    assert checked >= 8
+
+
+def test_import_time_quick(tmp_path, capsys):
+    output = tmp_path / "import_time.json"
+    assert _load("import_time").main(["--quick", "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    assert result["runs"] == 3 and result["importtime_hedera_us_median"] > 0
+    assert result["process_hedera_cpu_s_median"] > 0 and result["process_numpy_cpu_s_median"] > 0
+    assert "hedera._front" in result["importtime_largest_direct_imports_us"]
+    assert "| -X importtime" in capsys.readouterr().out
+
+
+def test_library_benchmark_discovers_every_public_function():
+    bench = _load("library_overhead")
+    module, callables, _ = bench.discover("mech")
+    assert set(callables) == set(module.__all__)
+
+
+def test_run_all_quick_writes_report_and_charts(tmp_path):
+    pytest.importorskip("pygount")
+    pytest.importorskip("matplotlib")
+    results, report = tmp_path / "results", tmp_path / "RESULTS.md"
+    cmd = [sys.executable, str(BENCHMARKS / "run_all.py"), "--quick", "--backends", "numpy"]
+    cmd += ["--results", str(results), "--output", str(report)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=dict(os.environ))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for name in ("dispatch_overhead", "library_overhead", "lines_of_code", "import_time"):
+        assert json.loads((results / f"{name}.json").read_text())["quick"] is True
+    text = report.read_text()
+    for heading in ("# hedera benchmark results", "## Library overhead (RQ3)", "## Lines of code (RQ2)",
+                    "## Per-call dispatch overhead, against the peers", "## Charts",
+                    "## Import time"):  # fmt: skip
+        assert heading in text
+    assert (results / "peer_comparison.png").stat().st_size > 0
+    assert (results / "library_overhead_mech.png").stat().st_size > 0
+    loc = json.loads((results / "lines_of_code.json").read_text())
+    assert loc["libraries"]["mech"]["summary"]["subset_functions"] >= 4
+
+
+def test_interop_quick(tmp_path, capsys):
+    """benchmarks/interop.py --quick: from_torch's rows for two small models on jax and tensorflow."""
+    for name in ("torch", "jax", "tensorflow"):
+        require_backend(name)
+    output = tmp_path / "interop.json"
+    assert _load("interop").main(["--quick", "--backends", "jax,tensorflow", "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    rows = result["from_torch"]["models"]
+    assert [r["model"] for r in rows] == ["conv_transpose2d", "embedding"]
+    for r in rows:
+        assert r["convert_s"] > 0 and r["graph_nodes"] > 0
+        for b in ("jax", "tensorflow"):
+            assert r[f"{b}_forward_ms"] > 0 and r[f"{b}_grad_ms"] > 0 and r[f"{b}_direct_ms"] > 0
+    sizes = {r["model"]: r for r in result["from_torch"]["size"]}
+    assert set(sizes) == {"mlp", "cnn"} and all(
+        r["jaxpr_eqns"] > 0 and r["tf_ops"] > 0 for r in sizes.values()
+    )
+    assert "| model | nodes | convert (s) |" in capsys.readouterr().out
