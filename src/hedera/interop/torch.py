@@ -18,6 +18,7 @@ The program is pure hedera, so it runs on numpy, torch, jax and tensorflow and c
 
 from __future__ import annotations
 
+import linecache
 import math
 import operator
 import traceback
@@ -250,6 +251,8 @@ class TorchProgram:
         self._registered_outputs: set[str] = set()
         self._filename = f"<hedera.interop.from_torch {self._module_name} {id(self):x}>"
         self._bytecode = compile(self.code, self._filename, "exec")
+        # the source, for tracebacks and for tf.function's AutoGraph (which reads it)
+        linecache.cache[self._filename] = (len(self.code), None, self.code.splitlines(True), self._filename)
         self.__name__ = f"from_torch({self._module_name})"
         self.__doc__ = f"{self._module_name} converted from PyTorch by hedera.interop.from_torch."
         del torch
@@ -726,7 +729,15 @@ class _Codegen:
         elif getattr(target, "__name__", None) in ("sym_float", "sym_int", "sym_max", "sym_min"):
             self._line(f"{name} = _{target.__name__}({self._args(node.args, node.kwargs)})", node)
         elif isinstance(target, torch._ops.HigherOrderOperator):
-            self._higher_order(node, name, target.name())
+            try:
+                self._higher_order(node, name, target.name())
+            except UnsupportedError:
+                raise
+            except Exception as e:  # a form of the op's arguments this converter does not know
+                raise UnsupportedError(
+                    f"from_torch: the higher-order op {target.name()} (graph node {node.name!r}) could "
+                    f"not be converted: {type(e).__name__}: {e}"
+                ) from e
         else:
             raise UnsupportedError(
                 f"from_torch: graph node {node.name!r} calls {target!r}, which has no hedera lowering"
