@@ -637,7 +637,8 @@ class _Codegen:
                 self._line(f"{self._name(node)} = args[{i}]", node)
 
             def ret(node: Any) -> None:
-                self._line(f"return [{', '.join(self._render(v) for v in node.args[0])}]", None)
+                values = node.args[0] if isinstance(node.args[0], (list, tuple)) else [node.args[0]]
+                self._line(f"return [{', '.join(self._render(v) for v in values)}]", None)
 
             self._emit_nodes(module.graph, ret)
 
