@@ -33,6 +33,7 @@ SCRIPTS = (
     "lines_of_code",
     "import_time",
     "control_flow",
+    "training_step",
     "interop",
 )
 

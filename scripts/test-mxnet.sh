@@ -26,6 +26,6 @@ echo "test-mxnet: pytest in .venv-mxnet (HEDERA_BACKENDS=$HEDERA_BACKENDS)"
 # support 6, and its __array_namespace_info__ says so (docs/mxnet.md).
 .venv-mxnet/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=600 -p no:cacheprovider \
     tests/core/test_functions.py tests/core/test_namespaces.py tests/backends/test_backend_mxnet.py tests/project/test_example_mxnet.py \
-    tests/core/test_special_cases.py tests/backends/test_signed_zero_scalars.py tests/backends/test_finfo_iinfo_scalars.py \
+    tests/core/test_special_cases.py tests/core/test_signed_zero_scalars.py tests/core/test_finfo_iinfo_scalars.py \
     --deselect "tests/core/test_namespaces.py::test_inspection_api[mxnet]" "$@"
 echo "test-mxnet: all checks passed"

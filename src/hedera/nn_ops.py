@@ -19,6 +19,21 @@ in_channels)`` for transposed convolutions (docs/nn.md).
 
 :func:`kernels` returns a backend's whole kernel module, for code that knows its
 backend; :data:`KERNELS` lists the kernel names every backend must provide.
+
+Multi-tensor kernels
+--------------------
+``foreach_add``, ``foreach_multiply``, ``foreach_divide``, ``foreach_maximum``,
+``foreach_sqrt`` and ``foreach_square`` apply one elementwise function to every
+array of a list at once (what optimizers do to all the parameters of a model):
+``foreach_add(xs, ys)`` is ``[hd.add(x, y) for x, y in zip(xs, ys)]``, with ``ys`` a
+list of the same length or one scalar (a Python float or a 0-d array) for all.
+The result is the same, bit for bit, as that loop. A backend may provide them
+(:data:`FOREACH_KERNELS`; torch's are its ``torch._foreach_*`` kernels, one call
+for the whole list); where it does not, or cannot for the given arrays, the
+loop runs. With ``reuse=True`` the caller gives up ``xs``: they are temporaries
+it will not read again, and a backend may write the results into them (torch
+does, outside autograd; arrays that cannot be written to, like jax's, are simply
+not reused). ``hd.optim`` runs its updates through these kernels.
 """
 
 from __future__ import annotations
@@ -29,13 +44,21 @@ from typing import Any
 
 from . import _dispatch
 from ._dispatch import backend_module, backend_name_of_type, backend_of
+from .errors import InvalidArgumentError
 
 __all__ = [
     "KERNELS",
     "avg_pool",
     "conv",
     "conv_transpose",
+    "FOREACH_KERNELS",
     "elu",
+    "foreach_add",
+    "foreach_divide",
+    "foreach_maximum",
+    "foreach_multiply",
+    "foreach_sqrt",
+    "foreach_square",
     "gelu",
     "hard_sigmoid",
     "hard_swish",
@@ -73,6 +96,16 @@ KERNELS: dict[str, str] = {
     "conv_transpose": "(x, weight, bias, stride, padding, output_padding, dilation, groups, channels_last)",
     "max_pool": "(x, window, stride, padding, channels_last)",
     "avg_pool": "(x, window, stride, padding, count_include_pad, channels_last)",
+}
+
+#: multi-tensor kernel name -> its signature; optional in a backend's module (hedera loops otherwise)
+FOREACH_KERNELS: dict[str, str] = {
+    "foreach_add": "(xs, ys, reuse)",
+    "foreach_multiply": "(xs, ys, reuse)",
+    "foreach_divide": "(xs, ys, reuse)",
+    "foreach_maximum": "(xs, ys, reuse)",
+    "foreach_sqrt": "(xs, reuse)",
+    "foreach_square": "(xs, reuse)",
 }
 
 
@@ -134,3 +167,104 @@ conv = _front("conv")
 conv_transpose = _front("conv_transpose")
 max_pool = _front("max_pool")
 avg_pool = _front("avg_pool")
+
+
+# ---- multi-tensor kernels ------------------------------------------------------------------------
+
+
+def _loop_binary(fn: Callable[[Any, Any], Any]) -> Callable[..., list]:
+    def loop(xs: list, ys: Any, reuse: bool = False) -> list:
+        if isinstance(ys, (list, tuple)):
+            return [fn(x, y) for x, y in zip(xs, ys, strict=True)]
+        return [fn(x, ys) for x in xs]
+
+    return loop
+
+
+def _loop_unary(fn: Callable[[Any], Any]) -> Callable[..., list]:
+    def loop(xs: list, reuse: bool = False) -> list:
+        return [fn(x) for x in xs]
+
+    return loop
+
+
+def _loops() -> dict[str, Callable[..., list]]:
+    """The portable form of each multi-tensor kernel: the loop over hedera's elementwise functions."""
+    import hedera as hd
+
+    return {
+        "foreach_add": _loop_binary(hd.add),
+        "foreach_multiply": _loop_binary(hd.multiply),
+        "foreach_divide": _loop_binary(hd.divide),
+        "foreach_maximum": _loop_binary(hd.maximum),
+        "foreach_sqrt": _loop_unary(hd.sqrt),
+        "foreach_square": _loop_unary(hd.square),
+    }
+
+
+_LOOPS: dict[str, Callable[..., list]] = {}
+
+
+def loop_kernel(name: str) -> Callable[..., list]:
+    """The portable loop of multi-tensor kernel ``name`` (what a backend's kernel falls back to)."""
+    if not _LOOPS:
+        _LOOPS.update(_loops())
+    return _LOOPS[name]
+
+
+def _foreach_miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:
+    backend_of(x)  # the hedera error for a non-array
+    module = kernels(backend_name_of_type(type(x)))
+    kernel = vars(module).get(name) or loop_kernel(name)  # vars: mxnet's module raises on any attribute
+    if not _dispatch._is_tracing():
+        cache[type(x)] = kernel
+    return kernel
+
+
+def _nonempty_list(name: str, xs: Any) -> bool:
+    """Whether ``xs`` has arrays (an empty list has none); InvalidArgumentError if it is no list."""
+    if not isinstance(xs, (list, tuple)):
+        raise InvalidArgumentError(f"nn_ops.{name}: xs must be a list of arrays, got {type(xs).__name__}")
+    return len(xs) > 0
+
+
+def _foreach_front(name: str) -> Callable:
+    cache: dict[type, Callable] = {}
+    binary = FOREACH_KERNELS[name].startswith("(xs, ys")
+
+    def kernel_for(xs: Any) -> Callable:
+        try:
+            return cache[type(xs[0])]
+        except KeyError:
+            return _foreach_miss(cache, name, xs[0])
+
+    if binary:
+
+        def front(xs: list, ys: Any, reuse: bool = False) -> list:
+            if not _nonempty_list(name, xs):
+                return []
+            return kernel_for(xs)(xs, ys, reuse)
+
+    else:
+
+        def front(xs: list, reuse: bool = False) -> list:  # type: ignore[misc]
+            if not _nonempty_list(name, xs):
+                return []
+            return kernel_for(xs)(xs, reuse)
+
+    front.__name__ = front.__qualname__ = name
+    op = name.removeprefix("foreach_")
+    front.__doc__ = (
+        f"``[hd.{op}(x{', y' if binary else ''}) for x in xs]`` in one multi-tensor kernel where the backend "
+        f"has one (signature ``{name}{FOREACH_KERNELS[name]}``; ``ys`` a list or one scalar; "
+        "``reuse=True``: the results may be written into ``xs``). Returns a list."
+    )
+    return front
+
+
+foreach_add = _foreach_front("foreach_add")
+foreach_multiply = _foreach_front("foreach_multiply")
+foreach_divide = _foreach_front("foreach_divide")
+foreach_maximum = _foreach_front("foreach_maximum")
+foreach_sqrt = _foreach_front("foreach_sqrt")
+foreach_square = _foreach_front("foreach_square")

@@ -46,7 +46,7 @@ def test_import_hedera_runs_only_the_front():
         "hedera", "hedera._dispatch", "hedera._fastfront", "hedera._fastpath", "hedera._front",
         "hedera._front_manual", "hedera.backends", "hedera.dtypes", "hedera.errors", "hedera.fft",
         "hedera.linalg", "hedera.typing", "hedera.jit", "hedera.tree", "hedera.container", "hedera.io",
-        "hedera.autodiff",
+        "hedera.autodiff", "hedera._error_path", "hedera.control",
     }, executed  # fmt: skip
 
 

@@ -47,10 +47,48 @@ def test_dispatch_overhead_quick(backend, tmp_path, capsys):
     assert all(row["native_min_ns"] > 0 and row["hedera_min_ns"] > 0 for row in result["rows"])
     assert "median_added_ns_one_to_one" in result["summary"][backend]
     assert "| function |" in capsys.readouterr().out
+    every = {row["function"]: row for row in result["all_functions"] if row["backend"] == backend}
+    assert {"sin", "add", "sort", "astype", "linalg.inv", "fft.fft"} <= set(every)
+    for name in ("sin", "add"):  # the framework's own function of the name gives hedera's answer
+        assert every[name]["native"] is not None and every[name]["ratio_paired"] is not None, every[name]
+    assert all(row["hedera_min_ns"] > 0 or row["note"] for row in every.values())
+    assert backend in result["all_functions_summary"]
     if importlib.util.find_spec("keras") is not None:  # the keras.ops subprocess ran
         assert any(row["keras_min_ns"] for row in result["rows"])
     if importlib.util.find_spec("eagerpy") is not None:
         assert any(row["eagerpy_min_ns"] for row in result["rows"])
+
+
+def test_function_inputs_are_typical_and_sized():
+    """The every-function benchmark's inputs: the harness's rows, dtype-typical, resized."""
+    inputs = _load("function_inputs")
+    rows = {row.qualname: row for row in inputs.harness_rows()}
+    from hedera._api import BY_QUALNAME, FUNCTIONS
+
+    assert {f.qualname for f in FUNCTIONS} <= set(rows)
+    for size in (1, 1000):
+        case = inputs.draw_case(rows["sin"], BY_QUALNAME["sin"], size)
+        assert [(a.dtype.name, a.size) for a in case.args] == [("float32", size)]
+        case = inputs.draw_case(rows["add"], BY_QUALNAME["add"], size)
+        assert [(a.dtype.name, a.size) for a in case.args] == [("float32", size)] * 2
+        case = inputs.draw_case(rows["where"], BY_QUALNAME["where"], size)
+        assert inputs.dtype_name(case) == "bool/float32" and inputs.elements(case) == 3 * size
+    x = inputs.draw_case(rows["sort"], BY_QUALNAME["sort"], 1000).args[0]
+    assert len(set(x.tolist())) > 990  # few ties: the common path of shims with a tie rule
+
+
+def test_native_twin_must_give_hedera_answer():
+    np = pytest.importorskip("numpy")
+    inputs = _load("function_inputs")
+    import hedera as hd
+    from hedera._api import BY_QUALNAME
+
+    x = np.array([3.0, -1.0, 2.0], np.float32)
+    twin = inputs.native_twin("numpy", BY_QUALNAME["sort"], (x,), {}, hd.sort(x))
+    assert twin is not None and twin.function is np.sort
+    # np.sort has no descending sort: its answer differs, so there is no twin
+    descending = hd.sort(x, descending=True)
+    assert inputs.native_twin("numpy", BY_QUALNAME["sort"], (x,), {"descending": True}, descending) is None
 
 
 def test_library_overhead_quick(backend, tmp_path):
@@ -102,6 +140,18 @@ def test_native_baselines_equal_hedera(framework):
     assert checked >= 8
 
 
+@pytest.mark.parametrize("framework", ["torch", "jax"])  # Keras' side: tests/nn/test_training_baselines.py
+def test_training_step_quick(framework, tmp_path):
+    result = _run_quick("training_step", framework, tmp_path)
+    rows = [r for r in result["rows"] if r["backend"] == framework]
+    assert rows and all("error" not in r for r in rows), rows
+    assert all(r["hedera_ms"] > 0 and r["native_ms"] > 0 for r in rows)
+    assert {r["model"] for r in rows} == {"mlp", "lstm"}
+    for r in rows:  # the loss curves were checked equal before timing
+        assert len(r["losses"]) == len(r["native_losses"]) == 3
+    assert all(key.startswith(framework) for key in result["summary"])
+
+
 def test_import_time_quick(tmp_path, capsys):
     output = tmp_path / "import_time.json"
     assert _load("import_time").main(["--quick", "--output", str(output)]) == 0
@@ -131,9 +181,11 @@ def test_run_all_quick_writes_report_and_charts(tmp_path):
     text = report.read_text()
     for heading in ("# hedera benchmark results", "## Library overhead (RQ3)", "## Lines of code (RQ2)",
                     "## Per-call dispatch overhead, against the peers", "## Charts",
-                    "## Import time"):  # fmt: skip
+                    "## Import time",
+                    "## Every function of the API table against its native twin"):  # fmt: skip
         assert heading in text
     assert (results / "peer_comparison.png").stat().st_size > 0
+    assert (results / "dispatch_all_functions.png").stat().st_size > 0
     assert (results / "library_overhead_mech.png").stat().st_size > 0
     loc = json.loads((results / "lines_of_code.json").read_text())
     assert loc["libraries"]["mech"]["summary"]["subset_functions"] >= 4

@@ -19,6 +19,7 @@ import pytest
 
 import hedera as hd
 from hedera.robot import Manipulator, MicoManipulator, PandaManipulator
+from robot_reference import central_difference
 
 rtb = pytest.importorskip("roboticstoolbox")
 from spatialmath import SE3  # noqa: E402  (installed with roboticstoolbox)
@@ -201,15 +202,6 @@ def test_sample_links_lie_on_the_skeleton(backend, which):
         assert np.max(np.linalg.norm(np.diff(pts, axis=0), axis=-1)) <= 1 / spm + 1e-9
         skeleton_length = sum(np.linalg.norm(corners[i + 1] - corners[i]) for i in range(len(corners) - 1))
         assert len(pts) >= skeleton_length * spm
-
-
-def central_difference(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        dx = np.zeros_like(x)
-        dx[idx] = eps
-        g[idx] = (f(x + dx) - f(x - dx)) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize("method", ["link_poses", "end_effector_pose", "sample_links"])

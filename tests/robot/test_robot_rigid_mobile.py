@@ -8,6 +8,7 @@ from scipy.spatial.transform import Rotation
 
 import hedera as hd
 from hedera.robot import RigidMobile
+from robot_reference import central_difference
 
 RNG = np.random.default_rng(23)
 BODY = np.array(
@@ -46,15 +47,6 @@ def test_body_points_match_scipy(backend, dtype):
     # body points given as an array of the same backend work too
     out = RigidMobile(arr(BODY, backend)).sample_body(arr(mats, backend, dtype))
     np.testing.assert_allclose(hd.to_numpy(out), expected, atol=tol)
-
-
-def central_difference(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        dx = np.zeros_like(x)
-        dx[idx] = eps
-        g[idx] = (f(x + dx) - f(x - dx)) / (2 * eps)
-    return g
 
 
 def test_gradients_match_finite_differences(autodiff_backend):

@@ -16,6 +16,7 @@ from scipy.interpolate import CubicSpline, RBFInterpolator
 
 import hedera as hd
 from hedera.robot import evaluate_spline, fit_spline, sample_spline_path
+from robot_reference import central_difference
 
 RNG = np.random.default_rng(5)
 KERNELS = {1: "linear", 2: "thin_plate_spline", 3: "cubic"}
@@ -114,15 +115,6 @@ def test_smooth_no_kinks_at_the_anchors(backend):
     third = np.max(np.abs(CubicSpline(t, vals[:, 0], bc_type="natural")(s, 3)))
     assert np.max(np.abs(np.diff(second))) < 2 * third * h + 1e-3
     assert abs(second[0]) < 2 * third * h + 1e-3 and abs(second[-1]) < 2 * third * h + 1e-3
-
-
-def central_difference(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        dx = np.zeros_like(x)
-        dx[idx] = eps
-        g[idx] = (f(x + dx) - f(x - dx)) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize("wrt", ["anchor_vals", "anchor_points", "sample_points"])

@@ -326,7 +326,7 @@ class Module:
         modules = d["_modules"]
         own_params = _take(type(self).__name__, path, "params", params, d["_parameters"], modules)
         own_buffers = (
-            d["_buffers"].copy()
+            Container._make(d["_buffers"]._data.keys(), d["_buffers"]._data.values())  # flat: a shallow copy
             if buffers is None
             else _take(type(self).__name__, path, "buffers", buffers, d["_buffers"], modules)
         )
@@ -385,17 +385,18 @@ class Module:
         return iter(self.__dict__["_modules"].values())
 
     def _collect(self, *stores: str) -> Container:
-        out = Container()
+        # built as a dict and wrapped unchecked: parameters() runs once or more per training step
+        out = {}
         d = self.__dict__
         for store in stores:
-            for name, value in d[store].items():
+            for name, value in d[store]._data.items():
                 if value is not None:
                     out[name] = value
         for name, child in d["_modules"].items():
             sub = child._collect(*stores)
             if len(sub):
                 out[name] = sub
-        return out
+        return Container._make(out.keys(), out.values())
 
     def parameters(self) -> Container:
         """The trainable arrays, nested by attribute name in a Container: the module's own, not copies."""
@@ -577,6 +578,9 @@ class Module:
 
 
 def _child(tree: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    if type(tree) is Container:  # the common case, without the Mapping ABC checks (apply runs per step)
+        value = tree._data.get(name)
+        return value if type(value) is Container or isinstance(value, Mapping) else None
     value = tree.get(name) if isinstance(tree, Mapping) else None
     return value if isinstance(value, Mapping) else None
 
@@ -585,27 +589,36 @@ def _take(
     owner: str, path: str, what: str, given: Mapping[str, Any], own: Container, modules: Mapping[str, Module]
 ) -> Container:
     """The entries of ``given`` for the names in ``own`` (``None`` ones stay ``None``), checking the names."""
-    if not isinstance(given, Mapping):
+    if type(given) is Container:
+        entries: Mapping[str, Any] = given._data
+    elif isinstance(given, Mapping):
+        entries = given
+    else:
         raise StructureError(
             f"apply: {what} at {path or '<root>'!r} must be a Container, got {type(given).__name__}"
         )
-    out = Container()
+    out = {}
     missing = []
-    for name, value in own.items():
+    found = 0
+    for name, value in own._data.items():
         if value is None:
             out[name] = None
-        elif name in given:
-            out[name] = given[name]
+        elif name in entries:
+            out[name] = entries[name]
+            found += 1
         else:
             missing.append(name)
-    extra = [k for k in given if k not in own and k not in modules]
+    # every other entry must be a submodule's: counted first, listed only when one is not
+    if found + sum(1 for m in modules if m in entries) == len(entries) and not missing:
+        return Container._make(out.keys(), out.values())
+    extra = [k for k in entries if k not in own._data and k not in modules]
     if missing or extra:
         raise StructureError(
             f"apply: the {what} do not fit {owner} at {path or '<root>'!r}: "
             f"missing {missing}, unexpected {extra} (expected the names of "
             f"model.{'parameters' if what == 'params' else what}())"
         )
-    return out
+    return Container._make(out.keys(), out.values())
 
 
 class ModuleList(Module):

@@ -59,6 +59,21 @@ def _map(fn: Callable[..., Any], *trees: Container) -> Container:
     return hd.tree.map(fn, *trees)
 
 
+_K = hd.nn_ops  # the multi-tensor kernels: one call per list of leaves (torch: torch._foreach_*)
+
+Leaves = list  # the arrays of a tree, in hd.tree.flatten's order
+
+
+def _leaves_like(treedef: Any, tree: Any, what: str) -> Leaves:
+    """The leaves of ``tree``, which must have the structure ``treedef`` (the parameters')."""
+    try:
+        return treedef.flatten_up_to(tree)
+    except (ValueError, TypeError) as e:
+        raise hd.StructureError(
+            f"optimizer: the {what} do not have the structure of the parameters: {e}"
+        ) from None
+
+
 class _Scalars:
     """Per-dtype 0-d arrays derived from the step count, made once per update and dtype (not per leaf).
 
@@ -66,9 +81,11 @@ class _Scalars:
     learning rates and bias corrections are computed in each parameter's own precision.
     """
 
-    def __init__(self, step: Array) -> None:
+    def __init__(self, step: Array, in_place: bool = False) -> None:
         self.step = step
         self._cache: dict[tuple[str, Any], Any] = {}
+        #: whether the stages may write their new state into the old state's arrays (``Optimizer.step``)
+        self.in_place = in_place
 
     def get(self, name: str, like: Array, make: Callable[[Array], Any]) -> Any:
         """``make(step)`` with the step as a 0-d array of ``like``'s dtype, cached under ``name``."""
@@ -78,6 +95,14 @@ class _Scalars:
         except KeyError:
             value = self._cache[key] = make(hd.astype(self.step, like.dtype))
             return value
+
+    def for_leaves(self, name: str, leaves: Leaves, make: Callable[[Array], Any]) -> Any:
+        """:meth:`get` for a list of leaves: one 0-d array if they share a dtype, else a list of them."""
+        first = self.get(name, leaves[0], make)
+        dtype = leaves[0].dtype
+        if all(x.dtype == dtype for x in leaves):
+            return first
+        return [self.get(name, x, make) for x in leaves]
 
 
 # ---- transforms -------------------------------------------------------------------------------
@@ -111,7 +136,39 @@ class Transform:
         return f"{type(self).__name__}({args})"
 
 
-class ClipByValue(Transform):
+class _LeafTransform(Transform):
+    """A stage written over lists of leaves with the multi-tensor kernels of :mod:`hedera.nn_ops`.
+
+    Its state is a Container of trees shaped like the parameters (``mu``, ``nu``...).
+    :meth:`_update_leaves` takes and returns them as lists of leaves (``{"mu": [...]}``),
+    and ``fresh``: whether the incoming updates are temporaries of this update, which
+    the stage may overwrite (``reuse=True``); it returns whether its own updates are.
+    The optimizer calls it once per step with the leaves flattened once for the whole
+    chain; :meth:`update` is the Container form, for use as a single stage.
+    """
+
+    def _update_leaves(
+        self,
+        updates: Leaves,
+        state: dict[str, Leaves],
+        params: Leaves,
+        step: Array,
+        scalars: _Scalars,
+        fresh: bool,
+    ) -> tuple[Leaves, dict[str, Leaves], bool]:
+        raise NotImplementedError
+
+    def update(self, updates, state, params, step, scalars):
+        p, treedef = hd.tree.flatten(params)
+        u = _leaves_like(treedef, updates, "updates")
+        s = {k: _leaves_like(treedef, v, f"state {k!r}") for k, v in state.items()}
+        u, s, _ = self._update_leaves(u, s, p, step, scalars, False)
+        return hd.tree.unflatten(treedef, u), Container(
+            {k: hd.tree.unflatten(treedef, v) for k, v in s.items()}
+        )
+
+
+class ClipByValue(_LeafTransform):
     """Clip every gradient element to ``[-limit, limit]`` (``torch.nn.utils.clip_grad_value_``)."""
 
     name = "clip_by_value"
@@ -121,8 +178,8 @@ class ClipByValue(Transform):
             raise hd.InvalidArgumentError(f"clip_by_value: limit must be positive, got {limit!r}")
         self.limit = float(limit)
 
-    def update(self, updates, state, params, step, scalars):
-        return _map(lambda u: hd.clip(u, -self.limit, self.limit), updates), state
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
+        return [hd.clip(u, -self.limit, self.limit) for u in updates], state, True
 
 
 def global_norm(tree: Any) -> Array:
@@ -140,7 +197,12 @@ def global_norm(tree: Any) -> Array:
     return hd.sqrt(total)
 
 
-class ClipByGlobalNorm(Transform):
+def _same_dtype(leaves: Leaves) -> bool:
+    dtype = leaves[0].dtype
+    return all(x.dtype == dtype for x in leaves)
+
+
+class ClipByGlobalNorm(_LeafTransform):
     """Scale all gradients by ``min(1, max_norm / global_norm)`` (optax's ``clip_by_global_norm``).
 
     PyTorch's ``clip_grad_norm_`` divides by ``norm + 1e-6`` instead of ``norm``.
@@ -153,15 +215,17 @@ class ClipByGlobalNorm(Transform):
             raise hd.InvalidArgumentError(f"clip_by_global_norm: max_norm must be positive, got {max_norm!r}")
         self.max_norm = float(max_norm)
 
-    def update(self, updates, state, params, step, scalars):
-        if not len(hd.tree.leaves(updates)):
-            return updates, state
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
+        if not updates:
+            return updates, state, fresh
         norm = global_norm(updates)
         scale = hd.divide(self.max_norm, hd.maximum(norm, self.max_norm))
-        return _map(lambda u: hd.multiply(u, hd.astype(scale, u.dtype)), updates), state
+        if _same_dtype(updates):
+            return _K.foreach_multiply(updates, hd.astype(scale, updates[0].dtype), fresh), state, True
+        return [hd.multiply(u, hd.astype(scale, u.dtype)) for u in updates], state, True
 
 
-class AddDecayedWeights(Transform):
+class AddDecayedWeights(_LeafTransform):
     """``update + weight_decay * param``: L2 regularisation when first (PyTorch's ``weight_decay``),
     decoupled weight decay after an adaptive stage (AdamW, LAMB)."""
 
@@ -170,12 +234,11 @@ class AddDecayedWeights(Transform):
     def __init__(self, weight_decay: float) -> None:
         self.weight_decay = float(weight_decay)
 
-    def update(self, updates, state, params, step, scalars):
-        wd = self.weight_decay
-        return _map(lambda u, p: hd.add(u, hd.multiply(p, wd)), updates, params), state
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
+        return _K.foreach_add(updates, _K.foreach_multiply(params, self.weight_decay), fresh), state, True
 
 
-class Momentum(Transform):
+class Momentum(_LeafTransform):
     """PyTorch SGD's momentum: ``buf = momentum * buf + (1 - dampening) * u`` (``buf = u`` at the first step);
     the update is ``buf``, or ``u + momentum * buf`` with ``nesterov`` (optax's ``trace``)."""
 
@@ -187,23 +250,21 @@ class Momentum(Transform):
     def init(self, params: Container) -> Container:
         return Container(buf=params.map(hd.zeros_like))
 
-    def update(self, updates, state, params, step, scalars):
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
         m, d = self.momentum, self.dampening
-        first = hd.equal(step, 0) if d else None
-
-        def new_buf(u: Array, buf: Array) -> Array:
-            b = hd.add(hd.multiply(buf, m), hd.multiply(u, 1.0 - d) if d else u)
-            return hd.where(first, u, b) if d else b
-
-        buf = _map(new_buf, updates, state["buf"])
-        if self.nesterov:
-            updates = _map(lambda u, b: hd.add(u, hd.multiply(b, m)), updates, buf)
+        decayed = _K.foreach_multiply(state["buf"], m, scalars.in_place)
+        if d:
+            buf = _K.foreach_add(decayed, _K.foreach_multiply(updates, 1.0 - d), True)
+            first = hd.equal(step, 0)
+            buf = [hd.where(first, u, b) for u, b in zip(updates, buf, strict=True)]
         else:
-            updates = buf
-        return updates, Container(buf=buf)
+            buf = _K.foreach_add(decayed, updates, True)
+        if self.nesterov:
+            return _K.foreach_add(updates, _K.foreach_multiply(buf, m), fresh), {"buf": buf}, True
+        return buf, {"buf": buf}, False  # the updates are the state: not to be overwritten
 
 
-class ScaleByAdam(Transform):
+class ScaleByAdam(_LeafTransform):
     """Adam's direction ``m_hat / (sqrt(v_hat) + eps)`` with bias-corrected moments (PyTorch's and optax's).
 
     ``amsgrad`` uses the running maximum of ``v`` (PyTorch's ``amsgrad=True``).
@@ -223,31 +284,35 @@ class ScaleByAdam(Transform):
             state["nu_max"] = params.map(hd.zeros_like)
         return state
 
-    def update(self, updates, state, params, step, scalars):
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
         b1, b2, eps = self.b1, self.b2, self.eps
 
         def correction(beta: float) -> Callable[[Array], Any]:
             # 1 - beta**(step + 1), as exp((step + 1) log beta), in the leaf's dtype
             return lambda s: hd.subtract(1.0, hd.exp(hd.multiply(hd.add(s, 1.0), math.log(beta))))
 
-        mu = _map(lambda u, m: hd.add(hd.multiply(m, b1), hd.multiply(u, 1.0 - b1)), updates, state["mu"])
-        nu = _map(
-            lambda u, v: hd.add(hd.multiply(v, b2), hd.multiply(hd.square(u), 1.0 - b2)), updates, state["nu"]
+        # m = b1 * m + (1 - b1) * u;  v = b2 * v + (1 - b2) * u**2
+        mu = _K.foreach_add(
+            _K.foreach_multiply(state["mu"], b1, scalars.in_place),
+            _K.foreach_multiply(updates, 1.0 - b1),
+            True,
         )
-        new_state = Container(mu=mu, nu=nu)
+        squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - b2, True)
+        nu = _K.foreach_add(_K.foreach_multiply(state["nu"], b2, scalars.in_place), squares, True)
+        new_state = {"mu": mu, "nu": nu}
         second = nu
         if self.amsgrad:
-            second = new_state["nu_max"] = _map(hd.maximum, state["nu_max"], nu)
+            second = new_state["nu_max"] = _K.foreach_maximum(state["nu_max"], nu, scalars.in_place)
+        # m_hat / (sqrt(v_hat) + eps), the hats divided by the bias corrections
+        m_hat = _K.foreach_divide(mu, scalars.for_leaves("adam_c1", mu, correction(b1))) if b1 > 0 else mu
+        v_hat = (
+            _K.foreach_divide(second, scalars.for_leaves("adam_c2", mu, correction(b2))) if b2 > 0 else second
+        )
+        denom = _K.foreach_add(_K.foreach_sqrt(v_hat, b2 > 0), eps, True)
+        return _K.foreach_divide(m_hat, denom, b1 > 0), new_state, True
 
-        def direction(m: Array, v: Array) -> Array:
-            m_hat = hd.divide(m, scalars.get("adam_c1", m, correction(b1))) if b1 > 0 else m
-            v_hat = hd.divide(v, scalars.get("adam_c2", v, correction(b2))) if b2 > 0 else v
-            return hd.divide(m_hat, hd.add(hd.sqrt(v_hat), eps))
 
-        return _map(direction, mu, second), new_state
-
-
-class ScaleByRMS(Transform):
+class ScaleByRMS(_LeafTransform):
     """PyTorch's RMSprop direction: ``u / (sqrt(sq) + eps)``, ``sq = alpha * sq + (1 - alpha) * u**2``.
 
     ``centered`` subtracts the squared running mean of ``u`` under the square
@@ -274,32 +339,31 @@ class ScaleByRMS(Transform):
             state["buf"] = params.map(hd.zeros_like)
         return state
 
-    def update(self, updates, state, params, step, scalars):
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
         a, eps = self.alpha, self.eps
-        sq = _map(
-            lambda u, s: hd.add(hd.multiply(s, a), hd.multiply(hd.square(u), 1.0 - a)),
-            updates,
-            state["square_avg"],
-        )
-        new_state = Container(square_avg=sq)
+        squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - a, True)
+        sq = _K.foreach_add(_K.foreach_multiply(state["square_avg"], a, scalars.in_place), squares, True)
+        new_state = {"square_avg": sq}
         if self.centered:
-            ga = _map(
-                lambda u, g: hd.add(hd.multiply(g, a), hd.multiply(u, 1.0 - a)), updates, state["grad_avg"]
+            ga = _K.foreach_add(
+                _K.foreach_multiply(state["grad_avg"], a, scalars.in_place),
+                _K.foreach_multiply(updates, 1.0 - a),
+                True,
             )
             new_state["grad_avg"] = ga
-            denom = _map(lambda s, g: hd.add(hd.sqrt(hd.subtract(s, hd.square(g))), eps), sq, ga)
+            denom = [hd.add(hd.sqrt(hd.subtract(s, hd.square(g))), eps) for s, g in zip(sq, ga, strict=True)]
         else:
-            denom = _map(lambda s: hd.add(hd.sqrt(s), eps), sq)
-        updates = _map(hd.divide, updates, denom)
+            denom = _K.foreach_add(_K.foreach_sqrt(sq), eps, True)
+        updates = _K.foreach_divide(updates, denom, fresh)
         if self.momentum:
-            m = self.momentum
-            updates = new_state["buf"] = _map(
-                lambda u, b: hd.add(hd.multiply(b, m), u), updates, state["buf"]
+            updates = new_state["buf"] = _K.foreach_add(
+                _K.foreach_multiply(state["buf"], self.momentum, scalars.in_place), updates, True
             )
-        return updates, new_state
+            return updates, new_state, False  # the updates are the state
+        return updates, new_state, True
 
 
-class ScaleByTrustRatio(Transform):
+class ScaleByTrustRatio(_LeafTransform):
     """Layer-wise trust ratio (LARS, LAMB): each leaf's update times
     ``trust_coefficient * ||param|| / (||update|| + eps)``, or 1 where either norm is 0 (optax's)."""
 
@@ -308,7 +372,7 @@ class ScaleByTrustRatio(Transform):
     def __init__(self, trust_coefficient: float = 1.0, eps: float = 0.0) -> None:
         self.trust_coefficient, self.eps = float(trust_coefficient), float(eps)
 
-    def update(self, updates, state, params, step, scalars):
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
         def scale(u: Array, p: Array) -> Array:
             p_norm = hd.linalg.vector_norm(p)
             u_norm = hd.linalg.vector_norm(u)
@@ -318,10 +382,10 @@ class ScaleByTrustRatio(Transform):
             ratio = hd.where(zero, one, hd.divide(hd.multiply(p_norm, self.trust_coefficient), denom))
             return hd.multiply(u, ratio)
 
-        return _map(scale, updates, params), state
+        return [scale(u, p) for u, p in zip(updates, params, strict=True)], state, True
 
 
-class ScaleByLearningRate(Transform):
+class ScaleByLearningRate(_LeafTransform):
     """``-lr * update``: the step of gradient descent; ``lr`` a number or a schedule of the step count."""
 
     name = "learning_rate"
@@ -336,14 +400,15 @@ class ScaleByLearningRate(Transform):
             lr = float(lr)
         self.lr = lr
 
-    def update(self, updates, state, params, step, scalars):
+    def _update_leaves(self, updates, state, params, step, scalars, fresh):
+        if not updates:
+            return updates, state, fresh
         if callable(self.lr):
             schedule = self.lr
-            return _map(
-                lambda u: hd.multiply(u, scalars.get("lr", u, lambda s: hd.negative(schedule(s)))), updates
-            ), state
-        neg = -self.lr
-        return _map(lambda u: hd.multiply(u, neg), updates), state
+            neg = scalars.for_leaves("lr", updates, lambda s: hd.negative(schedule(s)))
+        else:
+            neg = -self.lr
+        return _K.foreach_multiply(updates, neg, fresh), state, True
 
 
 def clip_by_value(limit: float) -> ClipByValue:
@@ -391,8 +456,19 @@ class Optimizer:
             names[t.name] = count + 1
             stages.append((t.name if count == 0 else f"{t.name}_{count}", t))
         self.stages: tuple[tuple[str, Transform], ...] = tuple(stages)
-        self.state: Container | None = None
+        self._leaf_stages = all(isinstance(t, _LeafTransform) for _, t in stages)
+        self._state: Container | None = None
+        self._state_is_own = False  # made by init/step, no one else's: step may overwrite its arrays
         self._owner: Any = None
+
+    @property
+    def state(self) -> Container | None:
+        """The state :meth:`step` keeps (``None`` before the first step); assign a saved one to resume."""
+        return self._state
+
+    @state.setter
+    def state(self, value: Container | None) -> None:
+        self._state, self._state_is_own = value, False
 
     @property
     def transforms(self) -> tuple[Transform, ...]:
@@ -425,27 +501,50 @@ class Optimizer:
         params : Container
             The current parameters.
         """
+        return self._update(grads, state, params, in_place=False)
+
+    def _update(
+        self, grads: Any, state: Container, params: Any, in_place: bool
+    ) -> tuple[Container, Container]:
+        """:meth:`update`; ``in_place``: the new state may be written into the old state's arrays."""
         params = _container(params, "params")
-        updates = _container(grads, "grads")
+        grads = _container(grads, "grads")
         step = state["step"]
-        scalars = _Scalars(step)
+        scalars = _Scalars(step, in_place)
         new_state = Container(step=hd.add(step, 1))
+        if not self._leaf_stages:
+            updates = grads
+            for name, t in self.stages:
+                updates, new_state[name] = t.update(updates, state[name], params, step, scalars)
+            return _map(hd.add, params, updates), new_state
+        # every stage works on lists of leaves: flatten once, one multi-tensor kernel call per operation
+        p, treedef = hd.tree.flatten(params)
+        u = _leaves_like(treedef, grads, "grads")
+        fresh = False  # the gradients are the caller's: never overwritten
         for name, t in self.stages:
-            updates, new_state[name] = t.update(updates, state[name], params, step, scalars)
-        return _map(hd.add, params, updates), new_state
+            s = {k: _leaves_like(treedef, v, f"state {name}/{k}") for k, v in state[name].items()}
+            u, s, fresh = t._update_leaves(u, s, p, step, scalars, fresh)
+            new_state[name] = Container({k: hd.tree.unflatten(treedef, v) for k, v in s.items()})
+        # params + updates, as updates + params (the same sum) so that fresh updates take the result
+        return hd.tree.unflatten(treedef, _K.foreach_add(u, p, fresh)), new_state
 
     def step(self, module: Any, grads: Any) -> None:
         """Update ``module``'s parameters in place from ``grads`` (the convenience form; not for ``hd.jit``).
 
         The state lives in :attr:`state`, created at the first call (or when
         called with another module). The new parameters are detached from any
-        autodiff graph (``hd.stop_gradient``).
+        autodiff graph (``hd.stop_gradient``). Where the backend allows it (torch
+        tensors outside autograd), the new state is written into the arrays of the
+        state this optimizer made itself (as ``torch.optim`` keeps its state), so that
+        a step allocates fewer arrays; a state assigned to :attr:`state` is never
+        written to. The values are :meth:`update`'s, bit for bit.
         """
         params = module.parameters()
-        if self.state is None or self._owner is not module:
-            self.state = self.init(params)
+        if self._state is None or self._owner is not module:
+            self._state, self._state_is_own = self.init(params), True
             self._owner = module
-        new_params, self.state = self.update(grads, self.state, params)
+        new_params, self._state = self._update(grads, self._state, params, in_place=self._state_is_own)
+        self._state_is_own = True
         module.set_parameters(new_params.map(hd.stop_gradient))
 
     def __repr__(self) -> str:

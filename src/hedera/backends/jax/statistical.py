@@ -28,6 +28,13 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    # the common case: inexact x, no dtype, no initial zero: jnp.cumsum, without
+    # jnp.cumulative_sum's argument checks (~1.3 us); its answer there is the same
+    if dtype is None and not include_initial and x.dtype.kind in "fc":
+        if type(axis) is int and -x.ndim <= axis < x.ndim:
+            return jnp.cumsum(x, axis)
+        if axis is None and x.ndim == 1:
+            return jnp.cumsum(x, 0)
     return jnp.cumulative_sum(x, axis=axis, dtype=native_dtype(dtype), include_initial=include_initial)
 
 

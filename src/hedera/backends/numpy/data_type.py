@@ -12,15 +12,24 @@ from ._core import check_device, native_dtype
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 
+_COMPLEX = frozenset({np.dtype(np.complex64), np.dtype(np.complex128)})
+
+
 def astype(x, dtype, /, *, copy=True, device=None):
-    check_device(device)
-    dt = native_dtype(dtype)
-    if x.dtype.kind == "c" and dt.kind != "c":  # NumPy would drop the imaginary part
+    # the common case first: a supported hedera dtype, no device (one attribute read, no calls)
+    if type(dtype) is _hd.DType and device is None and dtype.dtype is not None:
+        dt = dtype.dtype
+    else:
+        check_device(device)
+        dt = native_dtype(dtype)
+    if dt not in _COMPLEX and x.dtype in _COMPLEX:  # NumPy would drop the imaginary part
         raise DtypeError(
             f"astype: casting complex {x.dtype} to real {dt} is not allowed by the standard; "
             "take real(x) or abs(x) first"
         )
-    return x.astype(dt, copy=copy)
+    if copy:
+        return x.astype(dt)  # (copy=True is the default: no keyword to parse)
+    return x.astype(dt, copy=False)
 
 
 def _dtype_of(value):

@@ -171,6 +171,8 @@ def tanh(x, /):
 def _integral_identity(ufunc):
     # the standard keeps integer dtypes through ceil/floor/trunc; numpy < 2.1 returns float64
     def rounded(x, /):
+        if type(x) is np.ndarray and x.dtype.kind == "f":  # the common case, without np.issubdtype
+            return ufunc(x)
         if np.issubdtype(np.asarray(x).dtype, np.integer):
             return np.array(x, copy=True)
         return ufunc(x)

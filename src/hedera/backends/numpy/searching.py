@@ -18,11 +18,20 @@ if _VALUE_BASED:  # numpy < 2 promotes by value (see elementwise.py)
 
 
 def argmax(x, /, *, axis=None, keepdims=False):
-    return np.asarray(np.argmax(x, axis=axis, keepdims=keepdims))
+    # (the method, not np.argmax's Python wrapper around it; a 0-d result is an array, not a NumPy scalar)
+    if type(x) is np.ndarray:
+        out = x.argmax(axis, keepdims=keepdims)
+    else:
+        out = np.argmax(x, axis, keepdims=keepdims)
+    return out if type(out) is np.ndarray else np.asarray(out)
 
 
 def argmin(x, /, *, axis=None, keepdims=False):
-    return np.asarray(np.argmin(x, axis=axis, keepdims=keepdims))
+    if type(x) is np.ndarray:
+        out = x.argmin(axis, keepdims=keepdims)
+    else:
+        out = np.argmin(x, axis, keepdims=keepdims)
+    return out if type(out) is np.ndarray else np.asarray(out)
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):

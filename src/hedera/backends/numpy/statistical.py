@@ -26,6 +26,12 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    if dtype is None and not include_initial and type(x) is np.ndarray:  # the common case, no calls
+        n = x.ndim
+        if n == 1 and axis is None:
+            return x.cumsum(0)  # (the method: np.cumsum is a Python wrapper around it)
+        if n and type(axis) is int and -n <= axis < n:
+            return x.cumsum(axis)
     return _cumulative(np.cumsum, 0, x, axis, dtype, include_initial)
 
 

@@ -15,6 +15,9 @@ to be empty on the pinned TensorFlow).
 * ``autograph.core.config.CONVERSION_RULES``: keeps AutoGraph out of hedera's code
   (:func:`exclude_from_autograph`). Fallback: AutoGraph converts hedera's functions too (slower
   tracing, same results).
+* ``eager.context.context()``: the eager context's device name, a cache key of ``_core``'s zero
+  scalars (:func:`eager_context`). Fallback: None, and ``_core`` builds each zero scalar anew
+  (slower, same values).
 * ``EagerTensor._datatype_enum()``: read directly by ``_core.dtype_enum`` / ``is_complex`` and
   ``elementwise.divide``, each with ``x.dtype.as_datatype_enum`` as its fallback on
   ``AttributeError`` (symbolic tensors, variables, and a TensorFlow without the method).
@@ -28,7 +31,14 @@ from typing import Any
 
 import tensorflow as tf
 
-__all__ = ["FALLBACKS", "RawOps", "exclude_from_autograph", "gen_bitwise_ops", "gen_math_ops"]
+__all__ = [
+    "FALLBACKS",
+    "RawOps",
+    "eager_context",
+    "exclude_from_autograph",
+    "gen_bitwise_ops",
+    "gen_math_ops",
+]
 
 #: the private names this TensorFlow lacks, each replaced by its public fallback
 FALLBACKS: list[str] = []
@@ -55,6 +65,19 @@ try:
 except ImportError:
     gen_math_ops = gen_bitwise_ops = RawOps()  # type: ignore[assignment]
     FALLBACKS.append("tensorflow.python.ops.gen_math_ops, gen_bitwise_ops")
+
+
+try:
+    from tensorflow.python.eager.context import context as _eager_context_or_none
+except ImportError:
+    FALLBACKS.append("tensorflow.python.eager.context")
+
+    def _eager_context_or_none() -> Any:
+        return None
+
+
+#: ``() -> the eager context`` (``.executing_eagerly()``, ``.device_name``), or None without it
+eager_context: Callable[[], Any] = _eager_context_or_none
 
 
 def register_dtype_spellings(spellings: dict[Any, tf.DType]) -> None:

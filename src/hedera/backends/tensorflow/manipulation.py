@@ -6,6 +6,8 @@ those move ``uint16`` data as ``int16`` through an exact bit-cast.
 
 from __future__ import annotations
 
+from typing import Any
+
 import tensorflow as tf
 
 from ...errors import InvalidArgumentError, InvalidAxisError, ShapeError
@@ -37,12 +39,26 @@ def broadcast_to(x, /, shape):
 
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing ``axis`` (flattened first when ``axis`` is None), promoting dtypes."""
-    arrays = list(arrays)
-    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
-        arrays = promote_many(arrays)
+    arrays = _one_dtype(arrays)
     if axis is None:
-        return tf.concat([tf.reshape(a, [-1]) for a in arrays], axis=0)
-    return tf.concat(arrays, axis=normalize_axis(axis, ndim(arrays[0])))
+        arrays, axis = [tf.reshape(a, [-1]) for a in arrays], 0
+    else:
+        axis = normalize_axis(axis, ndim(arrays[0]))
+    if len(arrays) < 2:  # (the op takes two or more)
+        return tf.concat(arrays, axis=axis)
+    return tf.raw_ops.ConcatV2(values=arrays, axis=axis)  # tf.concat's op, without ~1 us of Python wrapping
+
+
+def _one_dtype(arrays):
+    """``arrays`` as a list of tensors of one dtype (promoted by the standard's rules if they differ)."""
+    arrays = list(arrays)
+    if not arrays:
+        return arrays
+    first = arrays[0].dtype
+    for a in arrays:
+        if a.dtype is not first:
+            return promote_many(arrays)
+    return arrays
 
 
 def expand_dims(x, /, axis):
@@ -83,7 +99,22 @@ def permute_dims(x, /, axes):
     axes = [normalize_axis(a, rank, "axes") for a in axes]
     if sorted(axes) != list(range(rank)):
         raise InvalidAxisError(f"permute_dims: axes {axes} must name each axis of x ({rank} axes) once")
-    return tf.transpose(x, axes)
+    return tf.raw_ops.Transpose(x=x, perm=_perm(axes))  # tf.transpose's op, without its Python wrapping
+
+
+_PERMS: dict[tuple[int, ...], Any] = {}
+
+
+def _perm(axes: list[int]) -> Any:
+    """``axes`` as an int32 tensor, made once per permutation in eager mode (converting the list
+    on every call costs more than the transpose of a small tensor); the list itself in a graph."""
+    key = tuple(axes)
+    perm = _PERMS.get(key)
+    if perm is None:
+        if not tf.executing_eagerly():
+            return axes
+        perm = _PERMS[key] = tf.constant(key, tf.int32)
+    return perm
 
 
 def repeat(x, repeats, /, *, axis=None):
@@ -136,10 +167,8 @@ def squeeze(x, /, axis):
 
 def stack(arrays, /, *, axis=0):
     """Join arrays of one shape along a new ``axis``, promoting dtypes."""
-    arrays = list(arrays)
-    if any(a.dtype is not arrays[0].dtype for a in arrays[1:]):
-        arrays = promote_many(arrays)
-    return tf.stack(arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))
+    arrays = _one_dtype(arrays)
+    return tf.raw_ops.Pack(values=arrays, axis=normalize_axis(axis, ndim(arrays[0]) + 1))  # tf.stack's op
 
 
 def tile(x, repetitions, /):

@@ -6,7 +6,9 @@ keys the lower index comes first) and treats NaNs inconsistently, so the sort ru
 on an integer key of the same width whose order is the float order: the bits of
 ``x`` (``-0.0`` made ``+0.0``, every NaN made one positive NaN) with the magnitude
 bits of negative numbers flipped. Ascending order is ``top_k`` of the key's
-bitwise complement, which, unlike negation, cannot overflow.
+bitwise complement, which, unlike negation, cannot overflow. Along the last axis, integers
+and floats without NaNs (checked in place for eager CPU tensors) sort on themselves, with
+no key: one ``top_k`` (and a negation or complement when ascending).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 import tensorflow as tf
 
 from .._common import normalize_axis
-from ._core import COMPLEX, DEFAULT_INDEX, REAL_FLOAT, ndim
+from ._core import COMPLEX, DEFAULT_INDEX, INTEGER, REAL_FLOAT, may_hold_nan, ndim
 
 __all__ = ["argsort", "sort"]
 
@@ -71,14 +73,56 @@ def order_along(x, axis, descending, k=None):
     return xt, _last_axis_order(sort_key(xt), descending, k), perm
 
 
+def _direct_top_k(x, axis, descending):
+    """``top_k`` of all of ``x``'s last axis in sorted order, or None where the key is needed.
+
+    Without NaNs (integers, and floats checked by ``may_hold_nan``), the order of ``x``
+    itself is the key's along the last axis: descending is ``top_k(x)``, ascending
+    ``top_k`` of ``-x`` (floats: exact, and ``-0.0`` ties ``+0.0`` as in the key) or of
+    ``~x`` (integers: negation would overflow). Returns ``(result of top_k, how to undo the
+    transformation of the values)``.
+    """
+    rank = ndim(x)
+    if rank == 0 or normalize_axis(axis, rank) != rank - 1:
+        return None
+    if x.dtype in INTEGER:
+        flip = _invert
+    elif x.dtype in REAL_FLOAT and not may_hold_nan(x):
+        flip = _negative
+    else:
+        return None
+    n = x.shape[-1]
+    if n is None:
+        n = tf.shape(x)[-1]
+    # (the ops of tf.math.top_k, negative and bitwise.invert, without their Python wrapping)
+    if descending:
+        return tf.raw_ops.TopKV2(input=x, k=n, index_type=DEFAULT_INDEX), None
+    return tf.raw_ops.TopKV2(input=flip(x), k=n, index_type=DEFAULT_INDEX), flip
+
+
+def _invert(x):
+    return tf.raw_ops.Invert(x=x)
+
+
+def _negative(x):
+    return tf.raw_ops.Neg(x=x)
+
+
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices (int64) that sort ``x`` along ``axis``; stable, NaNs last (first when descending)."""
+    direct = _direct_top_k(x, axis, descending)
+    if direct is not None:
+        return direct[0].indices
     _, order, perm = order_along(x, axis, descending)
     return order if perm is None else tf.transpose(order, perm)
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """``x`` sorted along ``axis``; NaNs last (first when descending)."""
+    direct = _direct_top_k(x, axis, descending)
+    if direct is not None:
+        top, undo = direct
+        return top.values if undo is None else undo(top.values)
     xt, order, perm = order_along(x, axis, descending)
     out = tf.gather(xt, order, batch_dims=ndim(x) - 1)
     return out if perm is None else tf.transpose(out, perm)

@@ -138,12 +138,15 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
         axis = 0
     axis = normalize_axis(axis, rank)
     x = _accumulator(x, dtype)
-    out = op(x, axis=axis)
+    out = _RAW_CUMULATIVE[op](x=x, axis=axis)  # the op of tf.cumsum/cumprod, without its Python wrapping
     if include_initial:
         shape = shape_list(out)
         shape[axis] = 1
         out = tf.concat([tf.fill(shape, tf.constant(identity, out.dtype)), out], axis=axis)
     return out
+
+
+_RAW_CUMULATIVE = {tf.cumsum: tf.raw_ops.Cumsum, tf.math.cumprod: tf.raw_ops.Cumprod}
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):

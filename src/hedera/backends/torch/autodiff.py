@@ -34,11 +34,55 @@ def is_real_floating(x: Any) -> bool:
 
 
 def value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    if _plain_autograd_applies(leaves):
+        return _autograd_value_and_grad(f, leaves, has_aux)
     if len(leaves) == 1:  # one tensor: spare torch.func's pytree handling of a tuple
         grad, value = _func.grad_and_value(lambda x: f((x,)), argnums=0, has_aux=has_aux)(leaves[0])
         return value, (grad,)
     grads, value = _func.grad_and_value(f, argnums=0, has_aux=has_aux)(leaves)
     return value, grads  # torch.func returns (grads, value); hedera (and jax) the other way round
+
+
+_peek_interpreter = torch._C._functorch.peek_interpreter_stack
+
+
+def _plain_autograd_applies(leaves: tuple) -> bool:
+    """Whether a first-order gradient can be taken with ``torch.autograd.grad`` instead of ``torch.func``.
+
+    ``torch.func.grad_and_value`` wraps every input and every intermediate tensor (a
+    functorch level), which costs about as much again as the computation on a small
+    model. Plain autograd on fresh leaf tensors computes the same gradient when
+    nothing outside is transforming the call: no functorch transform running (no
+    ``hd.vmap``/``hd.jvp``/``hd.grad`` around this one, whose tensors are wrapped),
+    no ``torch.compile`` tracing (dynamo traces ``torch.func``, not ``autograd.grad``),
+    and no input already in an autograd graph (a caller differentiating through this
+    gradient: ``torch.func`` composes with it, ``create_graph`` would have to).
+    """
+    if _peek_interpreter() is not None or torch.compiler.is_compiling():
+        return False
+    return not any(x.requires_grad for x in leaves)
+
+
+def _detached(tree: Any) -> Any:
+    return tuple(x.detach() if isinstance(x, torch.Tensor) else x for x in tree)
+
+
+def _autograd_value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    """``f``'s value and gradient by ``torch.autograd.grad`` on leaf copies of ``leaves`` (no graph kept).
+
+    Gradients of leaves ``f`` does not depend on are zeros, as ``torch.func``'s; the
+    value (and ``aux``) come back detached, as ``torch.func`` returns them.
+    """
+    inputs = tuple(x.detach().requires_grad_() for x in leaves)
+    with torch.enable_grad():
+        out = f(inputs)
+        value = out[0] if has_aux else out
+        if value.requires_grad:
+            grads = torch.autograd.grad(value, inputs, allow_unused=True, materialize_grads=True)
+        else:  # f does not depend on its inputs
+            grads = tuple(torch.zeros_like(x) for x in inputs)
+    value = value.detach()
+    return ((value, _detached(out[1])) if has_aux else value), grads
 
 
 def vjp(f: Callable, leaves: tuple, has_aux: bool) -> tuple:

@@ -13,13 +13,22 @@ from ._core import promote_all
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 
+_INEXACT = frozenset(
+    {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128}
+)
+
+
 def matmul(x1, x2, /):
-    # torch.matmul does not promote mixed dtypes
-    if x1.dtype is not x2.dtype:
+    # the common case first: one dtype, on the CPU or inexact (x1.is_cpu, not x1.device.type:
+    # building a torch.device costs more than the product of small matrices)
+    dt = x1.dtype
+    if dt is x2.dtype and (x1.is_cpu or dt in _INEXACT):
+        return torch.matmul(x1, x2)
+    if dt is not x2.dtype:  # torch.matmul does not promote mixed dtypes
         x1, x2 = promote_all(x1, x2)
-    if x1.device.type != "cpu" and not (x1.dtype.is_floating_point or x1.dtype.is_complex):
-        return integer_matmul(x1, x2)
-    return torch.matmul(x1, x2)
+    if x1.is_cpu or x1.dtype in _INEXACT:
+        return torch.matmul(x1, x2)
+    return integer_matmul(x1, x2)
 
 
 def integer_matmul(x1, x2):

@@ -26,7 +26,7 @@ def broadcast_to(x, /, shape):
 
 def concat(arrays, /, *, axis=0):
     if axis is None:  # torch.cat has no axis=None
-        return torch.cat([torch.reshape(a, (-1,)) for a in arrays])
+        return torch.cat([a if a.ndim == 1 else torch.reshape(a, (-1,)) for a in arrays])
     return torch.cat(arrays, axis)
 
 

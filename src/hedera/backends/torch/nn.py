@@ -11,6 +11,7 @@ so asymmetric padding is applied with ``F.pad`` first.
 from __future__ import annotations
 
 import math
+import operator
 
 import torch
 import torch.nn.functional as F  # noqa: N812  (the universal spelling)
@@ -140,3 +141,99 @@ def avg_pool(x, window, stride, padding, count_include_pad, channels_last):
         ones = F.pad(torch.ones((1, 1, *size), dtype=x.dtype, device=x.device), _torch_pad(padding))
         y = y / _AVG_POOL[nd](ones, window, stride, 0)
     return _from_first(y, channels_last)
+
+
+# ---- multi-tensor kernels (hd.nn_ops.foreach_*): torch._foreach_* ------------------------------------
+#
+# One call for a whole list. Where the loop of hedera's elementwise functions would promote dtypes,
+# broadcast or treat complex numbers its own way, the kernel falls back to that loop, so the
+# results are always the loop's, bit for bit (tests/nn/test_foreach_kernels.py). Under
+# torch.compile the loop is traced (inductor fuses it; the checks would only add guards).
+
+_FOREACH_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_TENSOR_ONLY = {torch.Tensor}
+_dtype_of = operator.attrgetter("dtype")
+_shape_of = operator.attrgetter("shape")
+_requires_grad = operator.attrgetter("requires_grad")
+
+
+def _plain(xs) -> bool:
+    """Whether every x is a tensor of one real floating dtype (what the fast kernels handle)."""
+    if set(map(type, xs)) != _TENSOR_ONLY:
+        return False
+    dtypes = set(map(_dtype_of, xs))
+    return len(dtypes) == 1 and not dtypes.isdisjoint(_FOREACH_DTYPES)
+
+
+def _fits(xs, ys) -> bool:
+    """Whether ``ys`` (a list or one scalar) combines with ``xs`` without promotion or broadcasting."""
+    if type(ys) is float:
+        return _plain(xs)
+    if isinstance(ys, torch.Tensor):
+        return ys.ndim == 0 and ys.dtype is xs[0].dtype and _plain(xs)
+    if isinstance(ys, (list, tuple)) and len(ys) == len(xs) and _plain(xs):
+        return _plain([xs[0], *ys]) and list(map(_shape_of, xs)) == list(map(_shape_of, ys))
+    return False
+
+
+def _writable(xs) -> bool:
+    """Whether results may be written into ``xs``: no autograd graph or functorch transform sees them.
+
+    Not under ``torch.compile``, which fuses the out-of-place kernels itself.
+    """
+    if torch.compiler.is_compiling():
+        return False
+    if torch.is_grad_enabled() and any(map(_requires_grad, xs)):
+        return False
+    return not torch._C._functorch.is_functorch_wrapped_tensor(xs[0])
+
+
+def _foreach_binary(name: str, out_of_place, in_place, lists_only: bool = False):
+    from ...nn_ops import loop_kernel
+
+    loop = loop_kernel(name)
+
+    def kernel(xs, ys, reuse):
+        scalar_ys = not isinstance(ys, (list, tuple))
+        if torch.compiler.is_compiling() or (lists_only and scalar_ys) or not _fits(xs, ys):
+            return loop(xs, ys)
+        if reuse and _writable(xs):
+            in_place(xs, ys)
+            return list(xs)
+        return list(out_of_place(xs, ys))
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+def _foreach_unary(name: str, out_of_place, in_place):
+    from ...nn_ops import loop_kernel
+
+    loop = loop_kernel(name)
+
+    def kernel(xs, reuse):
+        if torch.compiler.is_compiling() or not _plain(xs):
+            return loop(xs)
+        if reuse and _writable(xs):
+            in_place(xs)
+            return list(xs)
+        return list(out_of_place(xs))
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+def _foreach_square(xs):
+    return torch._foreach_mul(xs, xs)
+
+
+def _foreach_square_(xs):
+    torch._foreach_mul_(xs, xs)
+
+
+foreach_add = _foreach_binary("foreach_add", torch._foreach_add, torch._foreach_add_)
+foreach_multiply = _foreach_binary("foreach_multiply", torch._foreach_mul, torch._foreach_mul_)
+foreach_divide = _foreach_binary("foreach_divide", torch._foreach_div, torch._foreach_div_)
+foreach_maximum = _foreach_binary("foreach_maximum", torch._foreach_maximum, torch._foreach_maximum_, True)
+foreach_sqrt = _foreach_unary("foreach_sqrt", torch._foreach_sqrt, torch._foreach_sqrt_)
+foreach_square = _foreach_unary("foreach_square", _foreach_square, _foreach_square_)

@@ -20,6 +20,8 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
+    if axis is None and not keepdims:
+        return torch.count_nonzero(x)  # every element: no dims to name (naming them all costs ~2 us)
     # torch.count_nonzero has no keepdims
     axes = normalize_axes(axis, x.ndim)
     if not axes:

@@ -81,12 +81,16 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 
 def max(x, /, *, axis=None, keepdims=False):
+    if axis is None and not keepdims:
+        return torch.max(x)  # the full reduction, whose one-argument call torch parses fastest
     if axis == ():
         return x.clone()
     return torch.amax(x, () if axis is None else axis, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):
+    if axis is None and not keepdims:
+        return torch.min(x)  # the full reduction, whose one-argument call torch parses fastest
     if axis == ():
         return x.clone()
     return torch.amin(x, () if axis is None else axis, keepdims)
@@ -126,9 +130,25 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
     return out
 
 
+def _plain_axis(x, axis, dtype, include_initial):
+    """The axis of the common case (no dtype, no initial value, a valid axis), else None."""
+    if dtype is None and not include_initial and x.dtype is not _uint8:
+        if type(axis) is int and -x.ndim <= axis < x.ndim:
+            return axis
+        if axis is None and x.ndim == 1:
+            return 0
+    return None
+
+
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    plain = _plain_axis(x, axis, dtype, include_initial)
+    if plain is not None:  # the common case, straight to torch
+        return torch.cumsum(x, plain)
     return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    plain = _plain_axis(x, axis, dtype, include_initial)
+    if plain is not None:
+        return torch.cumprod(x, plain)
     return _cumulative(torch.cumprod, 1, x, axis, dtype, include_initial)

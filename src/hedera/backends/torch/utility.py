@@ -13,13 +13,15 @@ def all(x, /, *, axis=None, keepdims=False):
     # torch reduces everything for dim=(), and keeps uint8 as the result dtype
     if axis == ():
         return x.to(torch.bool, copy=True)
-    return torch.all(x, axis, keepdims).to(torch.bool)
+    out = torch.all(x) if axis is None and not keepdims else torch.all(x, axis, keepdims)
+    return out if out.dtype is torch.bool else out.to(torch.bool)  # (.to costs ~0.7 us even as a no-op)
 
 
 def any(x, /, *, axis=None, keepdims=False):
     if axis == ():
         return x.to(torch.bool, copy=True)
-    return torch.any(x, axis, keepdims).to(torch.bool)
+    out = torch.any(x) if axis is None and not keepdims else torch.any(x, axis, keepdims)
+    return out if out.dtype is torch.bool else out.to(torch.bool)  # (.to costs ~0.7 us even as a no-op)
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
