@@ -639,6 +639,83 @@ def _distributed_table(d: dict) -> list[str]:
             f"{r['added_pct']:+.1f} % | {r.get('added_pct_cpu', float('nan')):+.1f} % | {layer_text} | "
             f"{r['max_param_difference']:.1e} |"
         )
+
+
+def _interop_table(d: dict) -> list[str]:
+    """The section of benchmarks/interop.py: one table per converter (its own ``tables``)."""
+    import interop
+
+    load = d["machine"]["load_average"]
+    lines = [
+        "## Converters: `hd.interop`",
+        "",
+        "`benchmarks/interop.py`. from_torch, per model of tests/interop/torch_models.py: the conversion "
+        "time; forward and gradient step (ms, min of repeats) under `hd.jit` on jax and tensorflow, "
+        "next to torch eager and `torch.compile` on the same inputs; eager, what hedera's fronts add "
+        "over the same generated code calling the backend namespace directly (%, and ns per graph "
+        "node). Then the size of the compiled program against a direct translation by hand (jaxpr "
+        f"equations, TF graph ops). Load average {' '.join(f'{v:.2f}' for v in load) if load else '?'} "
+        "(a shared machine: timings are noisy).",
+        "",
+        interop.tables(d),
+        "",
+        f"torchax: {d.get('torchax', '?')}. Versions 0.0.5 to 0.0.13 fail at import with torch 2.13 "
+        "(`aten.prod` has no overload `dim_Dimname`); 0.0.4 imports and runs `extract_jax`, and its "
+        "column appears above when it is installed.",
+        "",
+    ]
+    return lines
+
+
+# ---- import time ------------------------------------------------------------------------------
+
+
+def _import_table(d: dict) -> list[str]:
+    largest = ", ".join(
+        f"`{name}` {us / 1e3:.1f}" for name, us in d["importtime_largest_direct_imports_us"].items()
+    )
+    return [
+        "## Import time",
+        "",
+        f"`import hedera` in fresh interpreters, {d['runs']} runs each, alternated with `import numpy` "
+        "(`benchmarks/import_time.py`; bytecode cached). NumPy is part of hedera's import.",
+        "",
+        "| measure | import hedera | import numpy |",
+        "|---|---:|---:|",
+        f"| `-X importtime`, cumulative of `hedera` (median) "
+        f"| {d['importtime_hedera_us_median'] / 1e3:.1f} ms | |",
+        f"| whole process, wall (median) | {d['process_hedera_wall_s_median']:.3f} s "
+        f"| {d['process_numpy_wall_s_median']:.3f} s |",
+        f"| whole process, CPU (median) | {d['process_hedera_cpu_s_median']:.3f} s "
+        f"| {d['process_numpy_cpu_s_median']:.3f} s |",
+        "",
+        f"Largest direct imports of `hedera` (ms, cumulative): {largest}.",
+        "",
+    ]
+
+
+def _control_flow_table(d: dict) -> list[str]:
+    lines = [
+        "## Rollouts on `hd.scan`",
+        "",
+        "`benchmarks/control_flow.py`: a Pendulum rollout (`hedera.gym.rollout`, batch 16) against "
+        "the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
+        "`tf.function`, a torch Python loop), eager and compiled: the first call (compile) and the "
+        "median time per step. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
+        "",
+        "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
+        "native µs/step | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
+            f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+        )
+    for backend, s in d.get("summary", {}).items():
+        lines.append(f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
     return [*lines, ""]
 
 
@@ -903,6 +980,7 @@ def build(folder: Path, output: Path) -> str:
         "control_flow",
         "training_step",
         "distributed",
+        "interop",
     )
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
@@ -918,6 +996,8 @@ def build(folder: Path, output: Path) -> str:
         lines += _all_functions_section(every)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
+    if data["interop"]:
+        lines += _interop_table(data["interop"])
     if data["import_time"]:
         lines += _import_table(data["import_time"])
     if data["control_flow"]:

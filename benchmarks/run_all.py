@@ -35,6 +35,7 @@ SCRIPTS = (
     "control_flow",
     "training_step",
     "distributed",
+    "interop",
 )
 
 #: one thread per framework (the same settings as scripts/test.sh's workers)

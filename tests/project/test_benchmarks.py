@@ -202,3 +202,23 @@ def test_distributed_quick(tmp_path, capsys):
     for r in rows:
         assert r["native_ms"] > 0 and r["hedera_ms"] > 0 and r["max_param_difference"] < 1e-6, r
     assert "| backend | replicas |" in capsys.readouterr().out
+
+
+def test_interop_quick(tmp_path, capsys):
+    """benchmarks/interop.py --quick: from_torch's rows for two small models on jax and tensorflow."""
+    for name in ("torch", "jax", "tensorflow"):
+        require_backend(name)
+    output = tmp_path / "interop.json"
+    assert _load("interop").main(["--quick", "--backends", "jax,tensorflow", "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    rows = result["from_torch"]["models"]
+    assert [r["model"] for r in rows] == ["conv_transpose2d", "embedding"]
+    for r in rows:
+        assert r["convert_s"] > 0 and r["graph_nodes"] > 0
+        for b in ("jax", "tensorflow"):
+            assert r[f"{b}_forward_ms"] > 0 and r[f"{b}_grad_ms"] > 0 and r[f"{b}_direct_ms"] > 0
+    sizes = {r["model"]: r for r in result["from_torch"]["size"]}
+    assert set(sizes) == {"mlp", "cnn"} and all(
+        r["jaxpr_eqns"] > 0 and r["tf_ops"] > 0 for r in sizes.values()
+    )
+    assert "| model | nodes | convert (s) |" in capsys.readouterr().out

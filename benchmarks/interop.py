@@ -1,0 +1,475 @@
+"""Converters of ``hedera.interop``: what converting costs, and what the converted programs cost.
+
+One section per converter (``CONVERTERS``); each measures its models and returns rows for the JSON
+file and the report. The ``from_torch`` section, for each model of ``tests/interop/torch_models.py``
+(random initialisation, small configurations):
+
+* ``convert_s``: the conversion time (``torch.export`` + ``run_decompositions`` + code generation);
+* ``eager_added_pct``: eager, what the converted program adds over the same generated code with
+  hedera's fronts replaced by the backend namespace's functions (``hedera.backends.<fw>.sin`` for
+  ``hd.sin``: what calling the namespace directly costs), in percent, and per graph node in ns;
+  ``call_overhead_us``: the fixed cost of ``prog(params, *args)`` around it (flattening the
+  arguments, the shape and dtype checks, the output structure);
+* ``forward_ms`` / ``grad_ms``: time per forward and per gradient step (``hd.grad`` of a weighted
+  sum of the outputs with respect to the parameters) under ``hd.jit`` on jax and tensorflow, next
+  to torch eager and ``torch.compile`` on the same inputs (and torchax, when installed);
+* program size under ``hd.jit`` for two models against a hand-lowered reference written directly
+  in jax and tensorflow: jaxpr equations and TF graph operations.
+
+Timings are the minimum of repeats, the variants timed in alternation (``benchlib.time_interleaved``);
+the machine is shared, so the load average is recorded. Never asserted in tests.
+
+Usage::
+
+    python benchmarks/interop.py            # full run: table, benchmarks/results/interop.json
+    python benchmarks/interop.py --quick    # smoke mode (two small models; used by the tests)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib.util
+import sys
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import benchlib
+import numpy as np
+
+import hedera as hd
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK_MODELS = ("conv_transpose2d", "embedding")
+COMPILED = ("jax", "tensorflow")
+
+
+def _torch_models() -> dict[str, Callable[[], tuple]]:
+    """The model zoo the tests use (tests/interop/torch_models.py), loaded by path."""
+    spec = importlib.util.spec_from_file_location(
+        "torch_models", ROOT / "tests" / "interop" / "torch_models.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.MODELS
+
+
+# ---- from_torch ---------------------------------------------------------------------------------
+
+
+def _forward_functions(prog: Any, backend: str) -> tuple[Callable, Callable]:
+    """``prog``'s generated function as hedera runs it, and the same code calling the namespace.
+
+    The second has hedera's fronts replaced by the backend namespace's functions: the op table's
+    lowerings are re-executed in a module of their own whose ``hd`` is that namespace (with
+    hedera's own functions for the names the namespace lacks), so every call the program makes
+    through a front goes straight to ``hedera.backends.<fw>``.
+    """
+    from hedera.interop import _aten
+
+    ours = prog._compiled.get(backend) or prog._compile(backend)
+    ns = hd.namespace(backend)
+    direct = types.SimpleNamespace(**{n: getattr(hd, n) for n in dir(hd) if not n.startswith("__")})
+    for name in dir(hd):
+        if (
+            not name.startswith("_")
+            and callable(getattr(ns, name, None))
+            and name not in ("asarray", "at", "dtype")
+        ):
+            setattr(direct, name, getattr(ns, name))
+    lowerings = types.ModuleType("hedera_interop_aten_direct")
+    sys.modules[lowerings.__name__] = lowerings  # dataclasses look their module up there
+    source = Path(_aten.__file__).read_text()
+    exec(compile(source, _aten.__file__, "exec"), lowerings.__dict__)
+    lowerings.hd = direct
+    lowerings.INT64_ON = _aten.INT64_ON
+    env = dict(ours.__globals__)
+    env.update({"hd": direct, "aten": lowerings})
+    exec(prog._bytecode, env)
+    return ours, env["forward"]
+
+
+def _graph_nodes(prog: Any) -> int:
+    return sum(1 for n in prog.exported_program.graph.nodes if n.op == "call_function")
+
+
+def _cotangents(outputs: list) -> list:
+    rng = np.random.default_rng(0)
+    return [
+        rng.standard_normal(tuple(o.shape)).astype(np.float32) if o.dtype.is_floating_point else None
+        for o in outputs
+    ]
+
+
+def _hd_loss(prog: Any, cotangents: list, backend: str) -> Callable:
+    from torch.utils import _pytree
+
+    weights = [None if c is None else hd.asarray(c, backend=backend) for c in cotangents]
+
+    def loss(params: Any, *inputs: Any) -> Any:
+        total = 0.0
+        for leaf, w in zip(_pytree.tree_leaves(prog(params, *inputs)), weights, strict=True):
+            if w is not None:
+                total = total + hd.sum(leaf * w)
+        return total
+
+    return loss
+
+
+def _torch_step(module: Any, cotangents: list) -> Callable:
+    import torch
+    from torch.utils import _pytree
+
+    weights = [None if c is None else torch.from_numpy(c) for c in cotangents]
+
+    def step(*args: Any) -> Any:
+        total = 0.0
+        for leaf, w in zip(_pytree.tree_leaves(module(*args)), weights, strict=True):
+            if w is not None:
+                total = total + (leaf * w).sum()
+        total.backward()
+        return total
+
+    return step
+
+
+def _torch_forward(module: Any) -> Callable:
+    import torch
+
+    def forward(*args: Any) -> Any:
+        with torch.no_grad():
+            return module(*args)
+
+    return forward
+
+
+def _torchax(module: Any, args: tuple, cotangents: list) -> dict[str, Callable] | None:
+    """torchax's forward and gradient, jitted (None when torchax is not importable here)."""
+    try:
+        import torchax
+    except Exception:
+        return None
+    import jax
+    import jax.numpy as jnp
+
+    weights, fn = torchax.extract_jax(module)
+    inputs = tuple(jnp.asarray(a.numpy()) for a in args)
+    cots = [None if c is None else jnp.asarray(c) for c in cotangents]
+
+    def loss(w: Any) -> Any:
+        leaves = jax.tree_util.tree_leaves(fn(w, inputs))
+        return sum(jnp.sum(leaf * c) for leaf, c in zip(leaves, cots, strict=False) if c is not None)
+
+    forward, grad = jax.jit(lambda w: fn(w, inputs)), jax.jit(jax.grad(loss))
+    sync = jax.block_until_ready
+    return {"forward": lambda: sync(forward(weights)), "grad": lambda: sync(grad(weights))}
+
+
+def _time(fns: dict[str, Callable], repeat: int, target_s: float) -> dict[str, float]:
+    for fn in fns.values():
+        fn()  # compile, warm up
+    return {name: t[0] for name, t in benchlib.time_interleaved(fns, repeat, target_s).items()}
+
+
+def from_torch_rows(
+    models: list[str], backends: list[str], repeat: int, target_s: float, quick: bool
+) -> list[dict]:
+    import torch
+    from torch.utils import _pytree
+
+    zoo = _torch_models()
+    rows, later = [], []
+    for name in models:
+        module, args = zoo[name]()
+        start = time.perf_counter()
+        prog = hd.interop.from_torch(module, args)
+        row: dict[str, Any] = {
+            "converter": "from_torch",
+            "model": name,
+            "convert_s": time.perf_counter() - start,
+            "graph_nodes": _graph_nodes(prog),
+        }
+        with torch.no_grad():
+            outputs = _pytree.tree_leaves(module(*args))
+        cotangents = _cotangents(outputs)
+        torch_step = _torch_step(module, cotangents)
+        compiled = torch.compile(module, backend="eager" if quick else "inductor")
+        compiled_step = _torch_step(compiled, cotangents)
+        times = _time(
+            {
+                "forward": functools.partial(_torch_forward(module), *args),
+                "grad": functools.partial(torch_step, *args),
+                "compile_forward": functools.partial(_torch_forward(compiled), *args),
+                "compile_grad": functools.partial(compiled_step, *args),
+            },
+            repeat,
+            target_s,
+        )
+        row["torch_eager_forward_ms"], row["torch_eager_grad_ms"] = (
+            times["forward"] * 1e3,
+            times["grad"] * 1e3,
+        )
+        row["torch_compile_forward_ms"] = times["compile_forward"] * 1e3
+        row["torch_compile_grad_ms"] = times["compile_grad"] * 1e3
+        for backend in backends:
+            row.update(_backend_times(prog, args, cotangents, backend, repeat, target_s))
+        rows.append(row)
+        later.append((row, module, args, cotangents))
+    # torchax last: once it has run, torch.compile fails in the same process ("PyTorch is not
+    # linked with support for jax devices")
+    for row, module, args, cotangents in later:
+        try:
+            torchax = None if quick else _torchax(module, args, cotangents)
+            if torchax is not None:
+                t = _time(torchax, repeat, target_s)
+                row["torchax_forward_ms"], row["torchax_grad_ms"] = t["forward"] * 1e3, t["grad"] * 1e3
+        except Exception as e:  # torchax 0.0.4 does not run every model
+            row["torchax_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+    return rows
+
+
+def _backend_times(
+    prog: Any, args: tuple, cotangents: list, backend: str, repeat: int, target_s: float
+) -> dict:
+    sync = benchlib.sync_for(backend)
+    params = prog.parameters(backend=backend)
+    inputs = [hd.asarray(a.numpy(), backend=backend) for a in args]
+    ours, direct = _forward_functions(prog, backend)
+    state, consts = (
+        dict(params.items()) | dict(prog.buffers(backend=backend).items()),
+        prog._constants_for(backend),
+    )
+
+    def run(fn: Callable) -> Callable:
+        def call() -> Any:
+            with hd.use_backend(backend):
+                return sync(fn(state, consts, inputs))
+
+        return call
+
+    eager = _time(
+        {"call": lambda: sync(prog(params, *inputs)), "hedera": run(ours), "direct": run(direct)},
+        repeat,
+        target_s,
+    )
+    nodes = _graph_nodes(prog)
+    out = {
+        f"{backend}_eager_ms": eager["hedera"] * 1e3,
+        f"{backend}_direct_ms": eager["direct"] * 1e3,
+        f"{backend}_eager_added_pct": (eager["hedera"] / eager["direct"] - 1) * 100,
+        f"{backend}_added_ns_per_node": (eager["hedera"] - eager["direct"]) / nodes * 1e9,
+        f"{backend}_call_overhead_us": (eager["call"] - eager["hedera"]) * 1e6,
+    }
+    forward = hd.jit(prog)
+    grad = hd.jit(hd.grad(_hd_loss(prog, cotangents, backend)))
+    jitted = _time(
+        {"forward": lambda: sync(forward(params, *inputs)), "grad": lambda: sync(grad(params, *inputs))},
+        repeat,
+        target_s,
+    )
+    out[f"{backend}_forward_ms"], out[f"{backend}_grad_ms"] = jitted["forward"] * 1e3, jitted["grad"] * 1e3
+    return out
+
+
+# ---- program size against hand-lowered references -----------------------------------------------
+
+
+def _size_models() -> dict[str, tuple]:
+    """Two small models and their direct translations by hand, in jax and tensorflow."""
+    import torch
+
+    torch.manual_seed(0)
+    mlp = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4)).eval()
+    cnn = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3, padding=1),
+        torch.nn.ReLU(),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4 * 6 * 6, 5),
+    ).eval()
+    return {
+        "mlp": (mlp, (torch.randn(2, 8),), _mlp_jax, _mlp_tf),
+        "cnn": (cnn, (torch.randn(2, 3, 6, 6),), _cnn_jax, _cnn_tf),
+    }
+
+
+def _mlp_jax(p: dict, x: Any) -> Any:
+    import jax.numpy as jnp
+
+    h = jnp.tanh(x @ p["0.weight"].T + p["0.bias"])
+    return h @ p["2.weight"].T + p["2.bias"]
+
+
+def _mlp_tf(p: dict, x: Any) -> Any:
+    import tensorflow as tf
+
+    h = tf.tanh(tf.matmul(x, p["0.weight"], transpose_b=True) + p["0.bias"])
+    return tf.matmul(h, p["2.weight"], transpose_b=True) + p["2.bias"]
+
+
+def _cnn_jax(p: dict, x: Any) -> Any:
+    import jax
+
+    y = (
+        jax.lax.conv_general_dilated(x, p["0.weight"], (1, 1), [(1, 1), (1, 1)])
+        + p["0.bias"][None, :, None, None]
+    )
+    y = jax.numpy.maximum(y, 0).reshape(x.shape[0], -1)
+    return y @ p["3.weight"].T + p["3.bias"]
+
+
+def _cnn_tf(p: dict, x: Any) -> Any:
+    import tensorflow as tf
+
+    w = tf.transpose(p["0.weight"], (2, 3, 1, 0))
+    y = tf.nn.conv2d(tf.transpose(x, (0, 2, 3, 1)), w, 1, "SAME")  # NCHW convolution needs a GPU in TF
+    y = tf.transpose(tf.nn.relu(y + p["0.bias"]), (0, 3, 1, 2))
+    return tf.matmul(tf.reshape(y, (x.shape[0], -1)), p["3.weight"], transpose_b=True) + p["3.bias"]
+
+
+def size_rows(backends: list[str]) -> list[dict]:
+    rows = []
+    for name, (module, args, by_hand_jax, by_hand_tf) in _size_models().items():
+        prog = hd.interop.from_torch(module, args)
+        row: dict[str, Any] = {"converter": "from_torch", "model": name, "graph_nodes": _graph_nodes(prog)}
+        if "jax" in backends:
+            import jax
+
+            params = dict(prog.parameters(backend="jax").items())
+            x = [hd.asarray(a.numpy(), backend="jax") for a in args]
+            row["jaxpr_eqns"] = _count_eqns(jax.make_jaxpr(prog.__call__)(params, *x).jaxpr)
+            row["jaxpr_eqns_by_hand"] = _count_eqns(jax.make_jaxpr(by_hand_jax)(params, *x).jaxpr)
+        if "tensorflow" in backends:
+            import tensorflow as tf
+
+            params = dict(prog.parameters(backend="tensorflow").items())
+            x = [hd.asarray(a.numpy(), backend="tensorflow") for a in args]
+            row["tf_ops"] = _count_tf_ops(tf.function(prog.__call__), params, x)
+            row["tf_ops_by_hand"] = _count_tf_ops(tf.function(by_hand_tf), params, x)
+        rows.append(row)
+    return rows
+
+
+def _count_eqns(jaxpr: Any) -> int:
+    """Equations of a jaxpr, those of nested jaxprs (pjit, custom_jvp) counted in place of their call."""
+    total = 0
+    for eqn in jaxpr.eqns:
+        inner = [v for v in eqn.params.values() if hasattr(v, "jaxpr") or hasattr(v, "eqns")]
+        if inner:
+            total += sum(_count_eqns(getattr(v, "jaxpr", v)) for v in inner)
+        else:
+            total += 1
+    return total
+
+
+def _count_tf_ops(fn: Any, params: dict, inputs: list) -> int:
+    graph = fn.get_concrete_function(params, *inputs).graph
+    skip = {"Placeholder", "NoOp", "Identity", "Const"}
+    return sum(1 for op in graph.get_operations() if op.type not in skip)
+
+
+# ---- the converters -----------------------------------------------------------------------------
+
+#: converter -> function(args) returning its rows; interop-jax's from_jax adds its own entry here
+CONVERTERS: dict[str, Callable[[argparse.Namespace], dict[str, list[dict]]]] = {}
+
+
+def _from_torch(args: argparse.Namespace) -> dict[str, list[dict]]:
+    if importlib.util.find_spec("torch") is None:
+        return {"models": [], "size": []}
+    zoo = list(_torch_models())
+    models = (
+        list(QUICK_MODELS) if args.quick else [m for m in (args.models.split(",") if args.models else zoo)]
+    )
+    backends = [b for b in args.backends.split(",") if b in COMPILED]
+    repeat, target_s = (1, 1e-3) if args.quick else (5, 0.05)
+    return {
+        "models": from_torch_rows(models, backends, repeat, target_s, args.quick),
+        "size": size_rows(backends),
+    }
+
+
+CONVERTERS["from_torch"] = _from_torch
+
+
+def tables(result: dict) -> str:
+    lines = []
+    torch_part = result.get("from_torch") or {}
+    if torch_part.get("models"):
+        backends = [b for b in COMPILED if any(f"{b}_forward_ms" in r for r in torch_part["models"])]
+        head = "| model | nodes | convert (s) | torch fwd / grad (ms) | torch.compile fwd / grad |"
+        sep = "|---|---:|---:|---:|---:|"
+        for b in backends:
+            head += f" {b} fwd / grad | {b} eager added (%, ns/node) |"
+            sep += "---:|---:|"
+        lines += [head, sep]
+        for r in torch_part["models"]:
+            line = (
+                f"| {r['model']} | {r['graph_nodes']} | {r['convert_s']:.2f} | "
+                f"{r['torch_eager_forward_ms']:.3f} / {r['torch_eager_grad_ms']:.3f} | "
+                f"{r['torch_compile_forward_ms']:.3f} / {r['torch_compile_grad_ms']:.3f} |"
+            )
+            for b in backends:
+                line += (
+                    f" {r[f'{b}_forward_ms']:.3f} / {r[f'{b}_grad_ms']:.3f} | "
+                    f"{r[f'{b}_eager_added_pct']:+.1f}, {r[f'{b}_added_ns_per_node']:+.0f} |"
+                )
+            lines.append(line)
+        if any("torchax_forward_ms" in r or "torchax_error" in r for r in torch_part["models"]):
+            lines += ["", "| model | torchax fwd / grad (ms, jax.jit) |", "|---|---:|"]
+            for r in torch_part["models"]:
+                if "torchax_forward_ms" in r:
+                    lines.append(
+                        f"| {r['model']} | {r['torchax_forward_ms']:.3f} / {r['torchax_grad_ms']:.3f} |"
+                    )
+                elif "torchax_error" in r:
+                    lines.append(f"| {r['model']} | fails: {r['torchax_error']} |")
+    if torch_part.get("size"):
+        lines += [
+            "",
+            "| model | nodes | jaxpr eqns (by hand) | TF graph ops (by hand) |",
+            "|---|---:|---:|---:|",
+        ]
+        for r in torch_part["size"]:
+            lines.append(
+                f"| {r['model']} | {r['graph_nodes']} | "
+                f"{r.get('jaxpr_eqns', '-')} ({r.get('jaxpr_eqns_by_hand', '-')}) "
+                f"| {r.get('tf_ops', '-')} ({r.get('tf_ops_by_hand', '-')}) |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    installed = [b for b in COMPILED if b in hd.available_backends()]
+    parser.add_argument("--backends", default=",".join(installed))
+    parser.add_argument("--models", default="", help="comma-separated from_torch models (default: all)")
+    parser.add_argument("--converters", default=",".join(CONVERTERS))
+    parser.add_argument("--quick", action="store_true", help="smoke mode: two small models, tiny timings")
+    parser.add_argument("--output", type=Path, default=benchlib.RESULTS / "interop.json")
+    args = parser.parse_args(argv)
+    result: dict[str, Any] = {**benchlib.header(args.quick)}
+    for name in args.converters.split(","):
+        if name in CONVERTERS:
+            result[name] = CONVERTERS[name](args)
+    result["torchax"] = _torchax_status()
+    print(tables(result))
+    benchlib.write_json(args.output, result)
+    print(f"\nwrote {args.output}")
+    return 0
+
+
+def _torchax_status() -> str:
+    try:
+        import torchax
+    except Exception as e:  # 0.0.5-0.0.13 fail at import with torch 2.13
+        return f"not importable: {type(e).__name__}: {str(e)[:200]}"
+    return f"torchax {getattr(torchax, '__version__', getattr(torchax, 'VERSION', '?'))}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
