@@ -613,34 +613,6 @@ def _jit_table(d: dict) -> list[str]:
     return [*lines, ""]
 
 
-def _distributed_table(d: dict) -> list[str]:
-    lines = [
-        "## What `hd.distributed` adds to a data-parallel step",
-        "",
-        "`benchmarks/distributed.py`: one data-parallel SGD step of an MLP on 2 replicas, the same "
-        "per-replica body (hedera ops) inside the framework's own machinery (`jax.shard_map` + "
-        "`lax.pmean`; torch: 2 gloo ranks with `dist.all_reduce`; `MirroredStrategy.run` in a "
-        "`tf.function`) and inside `hd.distributed.data_parallel` + `pmean`. Wall ms per step "
-        "(median over alternating rounds), the median per-round ratio hedera / native in wall and in "
-        "process CPU time, and (torch, where the layer runs every step) the µs `data_parallel` adds "
-        "per call around a step that does nothing. On 2 shared CPU cores this is overhead, not "
-        "speed-up. Load average "
-        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
-        "",
-        "| backend | replicas | native ms/step | hedera ms/step | added (wall) | added (CPU) | "
-        "layer µs/call | same result (max diff) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for r in d["rows"]:
-        layer = r.get("layer_us_per_call")
-        layer_text = "trace only" if layer is None else f"{layer:.0f}"
-        lines.append(
-            f"| {r['backend']} | {r['replicas']} | {r['native_ms']:.3f} | {r['hedera_ms']:.3f} | "
-            f"{r['added_pct']:+.1f} % | {r.get('added_pct_cpu', float('nan')):+.1f} % | {layer_text} | "
-            f"{r['max_param_difference']:.1e} |"
-        )
-
-
 def _interop_table(d: dict) -> list[str]:
     """The section of benchmarks/interop.py: one table per converter (its own ``tables``)."""
     import interop
@@ -667,55 +639,32 @@ def _interop_table(d: dict) -> list[str]:
     return lines
 
 
-# ---- import time ------------------------------------------------------------------------------
-
-
-def _import_table(d: dict) -> list[str]:
-    largest = ", ".join(
-        f"`{name}` {us / 1e3:.1f}" for name, us in d["importtime_largest_direct_imports_us"].items()
-    )
-    return [
-        "## Import time",
-        "",
-        f"`import hedera` in fresh interpreters, {d['runs']} runs each, alternated with `import numpy` "
-        "(`benchmarks/import_time.py`; bytecode cached). NumPy is part of hedera's import.",
-        "",
-        "| measure | import hedera | import numpy |",
-        "|---|---:|---:|",
-        f"| `-X importtime`, cumulative of `hedera` (median) "
-        f"| {d['importtime_hedera_us_median'] / 1e3:.1f} ms | |",
-        f"| whole process, wall (median) | {d['process_hedera_wall_s_median']:.3f} s "
-        f"| {d['process_numpy_wall_s_median']:.3f} s |",
-        f"| whole process, CPU (median) | {d['process_hedera_cpu_s_median']:.3f} s "
-        f"| {d['process_numpy_cpu_s_median']:.3f} s |",
-        "",
-        f"Largest direct imports of `hedera` (ms, cumulative): {largest}.",
-        "",
-    ]
-
-
-def _control_flow_table(d: dict) -> list[str]:
+def _distributed_table(d: dict) -> list[str]:
     lines = [
-        "## Rollouts on `hd.scan`",
+        "## What `hd.distributed` adds to a data-parallel step",
         "",
-        "`benchmarks/control_flow.py`: a Pendulum rollout (`hedera.gym.rollout`, batch 16) against "
-        "the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
-        "`tf.function`, a torch Python loop), eager and compiled: the first call (compile) and the "
-        "median time per step. Load average "
-        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
+        "`benchmarks/distributed.py`: one data-parallel SGD step of an MLP on 2 replicas, the same "
+        "per-replica body (hedera ops) inside the framework's own machinery (`jax.shard_map` + "
+        "`lax.pmean`; torch: 2 gloo ranks with `dist.all_reduce`; `MirroredStrategy.run` in a "
+        "`tf.function`) and inside `hd.distributed.data_parallel` + `pmean`. Wall ms per step "
+        "(median over alternating rounds), the median per-round ratio hedera / native in wall and in "
+        "process CPU time, and (torch, where the layer runs every step) the µs `data_parallel` adds "
+        "per call around a step that does nothing. On 2 shared CPU cores this is overhead, not "
+        "speed-up. Load average "
+        f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'])}.",
         "",
-        "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
-        "native µs/step | ratio |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| backend | replicas | native ms/step | hedera ms/step | added (wall) | added (CPU) | "
+        "layer µs/call | same result (max diff) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in d["rows"]:
+        layer = r.get("layer_us_per_call")
+        layer_text = "trace only" if layer is None else f"{layer:.0f}"
         lines.append(
-            f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
-            f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
-            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+            f"| {r['backend']} | {r['replicas']} | {r['native_ms']:.3f} | {r['hedera_ms']:.3f} | "
+            f"{r['added_pct']:+.1f} % | {r.get('added_pct_cpu', float('nan')):+.1f} % | {layer_text} | "
+            f"{r['max_param_difference']:.1e} |"
         )
-    for backend, s in d.get("summary", {}).items():
-        lines.append(f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
     return [*lines, ""]
 
 
@@ -977,10 +926,10 @@ def build(folder: Path, output: Path) -> str:
         "lines_of_code",
         "jit_overhead",
         "import_time",
+        "interop",
         "control_flow",
         "training_step",
         "distributed",
-        "interop",
     )
     data = {name: _load(folder, name) for name in names}
     lines = _header(data)
