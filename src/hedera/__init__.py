@@ -15,7 +15,7 @@ it is used or named, and hedera's own packages (``hd.nn``, ``hd.optim``, ``hd.gr
 
 from __future__ import annotations
 
-import importlib.util as _importlib_util
+import importlib as _importlib
 import math as _math
 import sys as _sys
 import types as _types
@@ -92,33 +92,34 @@ from .autodiff import (  # noqa: E402
 from .control import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, A004
 
 
-def _lazy_module(name: str) -> _types.ModuleType | None:
-    """``hedera.<name>``, bound now but executed on its first attribute access
-    (:class:`importlib.util.LazyLoader`); None where it is not installed.
+class _Unloaded(_types.ModuleType):
+    """``hedera.<name>`` before its first use: bound as this package's attribute, not imported.
 
-    Not a module ``__getattr__`` (PEP 562): CPython does not specialise attribute loads on a module
-    that has one, which would cost every ``hd.sin`` lookup.
+    The first attribute it lacks imports the real module (``importlib.import_module``, which also
+    rebinds ``hedera.<name>`` to it), copies the real namespace in and reads the attribute there,
+    so a reference taken early (``from hedera import nn``) reads like the module from then on.
+
+    Neither a module ``__getattr__`` (PEP 562) on hedera, since CPython does not specialise
+    attribute loads on a module with one (every ``hd.sin`` would pay), nor
+    :class:`importlib.util.LazyLoader`: a lazy module in ``sys.modules`` imports a submodule twice
+    when that submodule is imported first (``from hedera.nn.module import Module`` before any
+    ``hd.nn``: the import system reads the package's ``__path__``, which runs its ``__init__``
+    and so imports the submodule, then imports the submodule again: two ``Module`` classes).
     """
-    fullname = f"{__name__}.{name}"
-    if fullname in _sys.modules:
-        return _sys.modules[fullname]
-    spec = _importlib_util.find_spec(fullname)
-    if spec is None or spec.loader is None:
-        return None
-    spec.loader = _importlib_util.LazyLoader(spec.loader)
-    module = _importlib_util.module_from_spec(spec)
-    _sys.modules[fullname] = module
-    spec.loader.exec_module(module)
-    return module
+
+    def __getattr__(self, attr: str) -> _typing.Any:
+        module = _importlib.import_module(self.__name__)
+        vars(self).update(vars(module))
+        return getattr(module, attr)
 
 
-# hedera's packages, imported on first use: ``hd.nn.Linear`` imports hedera.nn then (as
-# ``import hedera.nn`` would). The private ones were bound by the eager imports of earlier versions.
+# hedera's packages, imported on first use: ``hd.nn.Linear`` imports hedera.nn then, as
+# ``import hedera.nn`` would (and does: that import finds nothing of hedera.nn in sys.modules and
+# runs normally). The private ones were bound by the eager imports of earlier versions.
 for _name in ("nn", "optim", "random", "nn_ops", "mech", "vision", "robot", "gym", "interop",
               "distributed", "helpers", "_api", "_diagnose"):  # fmt: skip
-    _module = _lazy_module(_name)
-    if _module is not None:
-        globals()[_name] = _module
+    _module = _sys.modules.get(f"{__name__}.{_name}")
+    globals()[_name] = _Unloaded(f"{__name__}.{_name}") if _module is None else _module
 del _name, _module
 
 if _typing.TYPE_CHECKING:  # the lazy modules, for type checkers and editors
