@@ -73,14 +73,15 @@ def order_along(x, axis, descending, k=None):
     return xt, _last_axis_order(sort_key(xt), descending, k), perm
 
 
-def _direct_top_k(x, axis, descending):
+def _direct_top_k(x, axis, descending, index_type=DEFAULT_INDEX):
     """``top_k`` of all of ``x``'s last axis in sorted order, or None where the key is needed.
 
     Without NaNs (integers, and floats checked by ``may_hold_nan``), the order of ``x``
     itself is the key's along the last axis: descending is ``top_k(x)``, ascending
     ``top_k`` of ``-x`` (floats: exact, and ``-0.0`` ties ``+0.0`` as in the key) or of
     ``~x`` (integers: negation would overflow). Returns ``(result of top_k, how to undo the
-    transformation of the values)``.
+    transformation of the values)``. ``sort`` asks for int32 indices: TensorFlow's gradient of
+    ``TopKV2`` adds int32 offsets to the indices and fails on int64 ones.
     """
     rank = ndim(x)
     if rank == 0 or normalize_axis(axis, rank) != rank - 1:
@@ -96,8 +97,8 @@ def _direct_top_k(x, axis, descending):
         n = tf.shape(x)[-1]
     # (the ops of tf.math.top_k, negative and bitwise.invert, without their Python wrapping)
     if descending:
-        return tf.raw_ops.TopKV2(input=x, k=n, index_type=DEFAULT_INDEX), None
-    return tf.raw_ops.TopKV2(input=flip(x), k=n, index_type=DEFAULT_INDEX), flip
+        return tf.raw_ops.TopKV2(input=x, k=n, index_type=index_type), None
+    return tf.raw_ops.TopKV2(input=flip(x), k=n, index_type=index_type), flip
 
 
 def _invert(x):
@@ -119,7 +120,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """``x`` sorted along ``axis``; NaNs last (first when descending)."""
-    direct = _direct_top_k(x, axis, descending)
+    direct = _direct_top_k(x, axis, descending, tf.int32)
     if direct is not None:
         top, undo = direct
         return top.values if undo is None else undo(top.values)
