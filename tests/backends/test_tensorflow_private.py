@@ -69,3 +69,21 @@ def test_raw_ops_fallback_of_the_bitwise_ops(tf):
         _private.RawOps().bitwise_and(x, y).numpy(), _private.gen_bitwise_ops.bitwise_and(x, y).numpy()
     )
     np.testing.assert_array_equal(_private.RawOps().invert(x).numpy(), (~np.array([12, 10])))
+
+
+def test_loading_the_backend_leaves_tensorflow_unconfigured():
+    """Loading the backend makes no tensor: TensorFlow's runtime, once started, refuses logical
+    devices and ``MultiWorkerMirroredStrategy`` (a tensor made at import broke both)."""
+    require_backend("tensorflow")
+    import subprocess
+    import sys
+
+    code = (
+        "import tensorflow as tf\n"
+        "from tensorflow.python.eager import context\n"
+        "import hedera.backends.tensorflow, hedera.backends.tensorflow.distributed\n"
+        "print(context.context()._initialized)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "False"

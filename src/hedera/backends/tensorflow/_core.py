@@ -32,7 +32,7 @@ import tensorflow as tf
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import device_string, parse_device
-from ._private import eager_context, register_dtype_spellings
+from ._private import EagerTensor, eager_context, register_dtype_spellings
 
 BACKEND = "tensorflow"
 
@@ -587,7 +587,7 @@ def on_device(device: Any) -> Any:
 # ---- cheap checks of the values of eager tensors -------------------------------------------------
 
 #: the class of eager (concrete) tensors, whose values can be read without running ops
-_EAGER = type(tf.constant(0))
+_EAGER = EagerTensor
 
 
 def may_hold_nan(x: Any) -> bool:

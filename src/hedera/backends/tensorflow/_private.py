@@ -18,6 +18,10 @@ to be empty on the pinned TensorFlow).
 * ``eager.context.context()``: the eager context's device name, a cache key of ``_core``'s zero
   scalars (:func:`eager_context`). Fallback: None, and ``_core`` builds each zero scalar anew
   (slower, same values).
+* ``framework.ops.EagerTensor``: the class of eager tensors, named without making one (making a
+  tensor at import would initialise TensorFlow's runtime, after which logical devices and
+  ``MultiWorkerMirroredStrategy`` can no longer be configured). Fallback: a class no tensor has,
+  so ``_core.may_hold_nan`` answers True and the NaN-aware paths run (slower, same values).
 * ``EagerTensor._datatype_enum()``: read directly by ``_core.dtype_enum`` / ``is_complex`` and
   ``elementwise.divide``, each with ``x.dtype.as_datatype_enum`` as its fallback on
   ``AttributeError`` (symbolic tensors, variables, and a TensorFlow without the method).
@@ -33,6 +37,7 @@ import tensorflow as tf
 
 __all__ = [
     "FALLBACKS",
+    "EagerTensor",
     "RawOps",
     "eager_context",
     "exclude_from_autograph",
@@ -74,6 +79,15 @@ except ImportError:
 
     def _eager_context_or_none() -> Any:
         return None
+
+
+try:
+    from tensorflow.python.framework.ops import EagerTensor
+except ImportError:
+    FALLBACKS.append("tensorflow.python.framework.ops.EagerTensor")
+
+    class EagerTensor:  # type: ignore[no-redef]
+        """Stands for the class of eager tensors where TensorFlow does not name it: no tensor is one."""
 
 
 #: ``() -> the eager context`` (``.executing_eagerly()``, ``.device_name``), or None without it
