@@ -1,5 +1,7 @@
 """Run by ``torchrun`` in the tests: join the job with ``hd.distributed.initialize()``, psum over it."""
 
+import sys
+
 import torch
 
 import hedera as hd
@@ -12,4 +14,7 @@ if __name__ == "__main__":
     rank = D.process_index()
     f = D.shard_map(lambda b: D.psum(b, "data"), mesh, (P("data"),), P())
     total = f(torch.arange(2.0 * mesh.size))  # the ranks' pairs summed
-    print(f"rank {rank} of {mesh.size}: {total.tolist()}", flush=True)
+    # one write per line: the ranks share torchrun's stdout, and print's separate write of the
+    # newline let two ranks' lines run together
+    sys.stdout.write(f"rank {rank} of {mesh.size}: {total.tolist()}\n")
+    sys.stdout.flush()

@@ -11,6 +11,7 @@ ended and :class:`LaunchError` says which rank failed and why, with its tracebac
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing as mp
 import os
 import pickle
@@ -280,6 +281,27 @@ def _initialize_torch(**kwargs: Any) -> None:
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
     kwargs.setdefault("backend", "nccl" if cuda else "gloo")
     dist.init_process_group(init_method="env://", **kwargs)
+    atexit.register(_leave_torch_job)
+
+
+def _leave_torch_job() -> None:
+    """At exit of a rank that joined with ``initialize``: wait for the other ranks, then end the
+    process group. A rank that exits while another still talks to it can abort either of them
+    ("terminate called without an active exception", seen under torchrun), and torchrun then
+    reports the job failed. The wait is bounded (gloo's monitored barrier), so a rank leaving
+    after an error does not hang."""
+    import datetime
+
+    import torch.distributed as dist
+
+    if not dist.is_initialized():
+        return
+    try:
+        if dist.get_backend() == "gloo":
+            dist.monitored_barrier(timeout=datetime.timedelta(seconds=30))
+    except Exception:
+        pass
+    _shutdown("torch")
 
 
 def _initialize_jax(**kwargs: Any) -> None:
