@@ -26,27 +26,13 @@ pytest.importorskip("expecttest")
 import hedera as hd  # noqa: E402
 from conftest import ALL_BACKENDS, require_backend, selected_backends  # noqa: E402
 from hedera.interop import _aten  # noqa: E402
+from hedera.interop.torch import core_aten_ops  # noqa: E402
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 SAMPLES = int(os.environ.get("HEDERA_OP_SAMPLES", 8 if THOROUGH else 1))
 
 
-def core_ops() -> list[str]:
-    """The Core ATen op packets of the installed torch (those with an overload tagged core)."""
-    names = {
-        s.name.partition("::")[2] for s in torch._C._jit_get_all_schemas() if s.name.startswith("aten::")
-    }
-    found = []
-    for name in sorted(names):
-        packet = getattr(torch.ops.aten, name, None)
-        if isinstance(packet, torch._ops.OpOverloadPacket) and any(
-            torch.Tag.core in getattr(packet, o).tags for o in packet.overloads()
-        ):
-            found.append(name)
-    return found
-
-
-CORE = core_ops()
+CORE = core_aten_ops()
 
 #: core op -> the OpInfo names whose samples reach it (default: the op's own name)
 OPINFO = {

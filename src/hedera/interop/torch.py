@@ -107,6 +107,24 @@ _RESERVED = frozenset({"hd", "aten", "dt", "operator", "math", "state", "constan
 _HIGHER_ORDER = {"cond": "hd.cond", "while_loop": "hd.while_loop", "scan": "hd.scan"}
 
 
+def core_aten_ops() -> list[str]:
+    """The Core ATen op packets of the installed torch: those with an overload tagged
+    ``torch.Tag.core`` (read from torch itself; the coverage table and the op sweep use it)."""
+    import torch
+
+    names = {
+        s.name.partition("::")[2] for s in torch._C._jit_get_all_schemas() if s.name.startswith("aten::")
+    }
+    found = []
+    for name in sorted(names):
+        packet = getattr(torch.ops.aten, name, None)
+        if isinstance(packet, torch._ops.OpOverloadPacket) and any(
+            torch.Tag.core in getattr(packet, o).tags for o in packet.overloads()
+        ):
+            found.append(name)
+    return found
+
+
 def from_torch(
     module_or_fn: Any,
     example_args: Sequence[Any],
