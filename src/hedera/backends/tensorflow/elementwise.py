@@ -79,13 +79,17 @@ def _binary(op, name: str, doc: str):
     """A standard binary function over the TF op ``op(x1, x2)``, promoting mixed dtypes."""
 
     def binary(x1, x2, /):
+        # the checks for a Python zero cost one type() and one or two identity tests; a nonzero
+        # float adds one truth test (``not x2``), nothing else
+        kind = type(x2)
         if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
             x1, x2 = promote(x1, x2)
-        elif type(x2) is float and x2 == 0.0:  # TF's scalar cache would flip its sign: see _core
-            x2 = zero_like(x2, x1)
-            if type(x2) is float:
-                x1, x2 = promote(x1, x2)
-        elif type(x2) is complex and (x2.real == 0.0 or x2.imag == 0.0):  # the same for complex numbers
+        elif kind is float:
+            if not x2:  # TF's scalar cache would flip the sign of a zero: see _core
+                x2 = zero_like(x2, x1)
+                if type(x2) is float:
+                    x1, x2 = promote(x1, x2)
+        elif kind is complex and not (x2.real and x2.imag):  # the same for a complex zero part
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
@@ -133,7 +137,7 @@ def divide(x1, x2, /):
     """
     try:
         if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
-            if type(x2) is float and x2 == 0.0:
+            if type(x2) is float and not x2:
                 x2 = zero_like(x2, x1)  # TF's scalar cache would flip its sign: see _core
             return _gm.real_div(x1, x2)
     except (AttributeError, *MIXED_DTYPE_ERRORS):
