@@ -260,12 +260,13 @@ def _not_finite(x1, x2):
     """Where ``x1`` or ``x2`` is infinite or NaN: True, False, or a bool tensor.
 
     ``0 * x`` is NaN exactly there; ``x1 * 0 + 0 * x2`` (one ``add`` with ``alpha=0``) then ``isnan``
-    costs two cheap kernels fewer than ``isinf(x1) | isinf(x2)`` (torch's ``isinf`` is two kernels).
+    costs less than ``isinf(x1) | isinf(x2)`` (torch's ``isinf`` is two kernels). A Python scalar
+    is tested in Python.
     """
     if type(x2) in _SCALARS:
-        return True if not math.isfinite(x2) else torch.isnan(torch.mul(x1, 0.0))
+        return True if not math.isfinite(x2) else torch.isinf(x1)
     if type(x1) in _SCALARS:
-        return True if not math.isfinite(x1) else torch.isnan(torch.mul(x2, 0.0))
+        return True if not math.isfinite(x1) else torch.isinf(x2)
     return torch.isnan(torch.add(torch.mul(x1, 0.0), x2, alpha=0))
 
 
