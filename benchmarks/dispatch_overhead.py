@@ -785,7 +785,12 @@ class ScalarRow:
 
 
 def measure_scalar_operands(
-    backends: list[str], sizes: list[int], repeat: int, target_s: float, pairs: int
+    backends: list[str],
+    sizes: list[int],
+    repeat: int,
+    target_s: float,
+    pairs: int,
+    cases: list[str] | None = None,
 ) -> list[ScalarRow]:
     """``hd.f(x, scalar)`` beside the native call a user writes, for Python scalar operands.
 
@@ -803,7 +808,8 @@ def measure_scalar_operands(
             if backend == "torch":
                 import torch.nn.functional  # noqa: F401  (the pad case)
             sync = "" if backend != "jax" else ".block_until_ready()"
-            for case, (front, natives) in SCALAR_CASES.items():
+            for case in cases or SCALAR_CASES:
+                front, natives = SCALAR_CASES[case]
                 native = natives[backend] + sync
                 front_stmt = front + sync
                 timed = _time_interleaved({"native": native, "hedera": front_stmt}, env, repeat, target_s)
@@ -879,7 +885,14 @@ def main(argv: list[str] | None = None) -> int:
             for r in rows:
                 if (r.backend, r.function, r.size) == (backend, function, size):
                     r.keras_min_ns, r.keras_native_min_ns = keras_ns, native_ns
-    scalar_rows = [] if args.no_scalars else measure_scalar_operands(backends, sizes, repeat, target_s, pairs)
+    quick_scalars = (
+        ["multiply(x, 2.0)", "add(x, -0.0)", "where(c, x, 0.0)", "pad(x, 1, -0.0)"] if args.quick else None
+    )
+    scalar_rows = (
+        []
+        if args.no_scalars
+        else measure_scalar_operands(backends, sizes, repeat, target_s, pairs, quick_scalars)
+    )
     peers = peer_lookup_ns(backends, repeat, target_s)
     frames = python_frame_ns(backends, pairs)
     load = os.getloadavg()
