@@ -82,8 +82,17 @@ def _binary(op, name: str, doc: str):
         # the checks for a Python zero cost one type() and one or two identity tests; a nonzero
         # float adds one truth test (``not x2``), nothing else
         kind = type(x2)
-        if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
-            x1, x2 = promote(x1, x2)
+        kind1 = type(x1)
+        if kind1 in _PY_SCALAR_TYPES:  # TF converts a left scalar to x2's dtype: the same checks
+            if kind in _PY_SCALAR_TYPES:
+                x1, x2 = promote(x1, x2)
+            elif kind1 is float:
+                if not x1:
+                    x1 = zero_like(x1, x2)
+                    if type(x1) is float:
+                        x1, x2 = promote(x1, x2)
+            elif kind1 is complex and not (x1.real and x1.imag):
+                x1, x2 = promote(x1, x2)
         elif kind is float:
             if not x2:  # TF's scalar cache would flip the sign of a zero: see _core
                 x2 = zero_like(x2, x1)

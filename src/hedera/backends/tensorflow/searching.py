@@ -13,7 +13,16 @@ import tensorflow as tf
 
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_integer_indices, normalize_axes, normalize_axis
-from ._core import DEFAULT_INDEX, REAL_FLOAT, REAL_FLOAT_ENUMS, dtype_enum, may_hold_nan, ndim, promote
+from ._core import (
+    DEFAULT_INDEX,
+    REAL_FLOAT,
+    REAL_FLOAT_ENUMS,
+    dtype_enum,
+    may_hold_nan,
+    ndim,
+    promote,
+    zero_like,
+)
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -118,5 +127,10 @@ def where(condition, x1, x2, /):
         condition = tf.cast(condition, tf.bool)
     if isinstance(x1, tf.Tensor) and isinstance(x2, tf.Tensor) and x1.dtype is x2.dtype:
         return tf.raw_ops.SelectV2(condition=condition, t=x1, e=x2)  # tf.where's op, ~2 us less
+    if type(x2) is float and isinstance(x1, tf.Tensor) and x1.dtype in REAL_FLOAT:
+        # the standard's result is x1's dtype; a zero bypasses TF's scalar cache (its sign kept)
+        e = zero_like(x2, x1) if not x2 else x2
+        if type(e) is not float or x2:
+            return tf.raw_ops.SelectV2(condition=condition, t=x1, e=e)
     x1, x2 = promote(x1, x2)
     return tf.where(condition, x1, x2)

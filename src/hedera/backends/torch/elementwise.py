@@ -31,6 +31,10 @@ __all__ = [
 
 _Tensor = torch.Tensor
 _SCALARS = frozenset({bool, int, float, complex})
+# a Python int or float x1 with a float32/float64 tensor x2: torch converts the scalar to x2's dtype,
+# as a 0-d tensor of that dtype would be (float16/bfloat16 compute a scalar in float32: not the same)
+_LEFT_SCALARS = frozenset({int, float})
+_FLOAT32_64 = frozenset({torch.float32, torch.float64})
 
 # ---- unary: torch conforms ----------------------------------------------------------------
 
@@ -126,6 +130,8 @@ def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Cal
                     return fn(x1, x2)
             elif type(x1) not in _SCALARS and x1.dtype is x2.dtype:
                 return fn(x1, x2)
+            elif type(x1) in _LEFT_SCALARS and isinstance(x2, _Tensor) and x2.dtype in _FLOAT32_64:
+                return fn(x1, x2)  # torch's rule for a scalar x1 is the standard's here: x2's dtype
             return fn(*promote(x1, x2))
 
     else:
@@ -157,6 +163,8 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             dt = x1.dtype
             if dt is x2.dtype and dt not in _COMPLEX:
                 return fn(x1, x2)
+        elif type(x1) in _LEFT_SCALARS and isinstance(x2, _Tensor) and x2.dtype in _FLOAT32_64:
+            return fn(x1, x2)
         x1, x2 = promote(x1, x2)
         if not (x1.dtype.is_complex or x2.dtype.is_complex):
             return promoting(x1, x2)
@@ -239,6 +247,8 @@ def clip(x, /, min=None, max=None):
     torch.clamp takes two scalars or two tensors but not a mix, ignores a NaN scalar
     bound and promotes with tensor bounds, so bounds are adjusted first.
     """
+    if type(min) is float and type(max) is float and x.dtype.is_floating_point and min == min and max == max:
+        return torch.clamp(x, min, max)  # what the general path below does for two non-NaN floats
     lo, hi = _bound(min, x), _bound(max, x)
     if lo is None and hi is None:
         return x.clone()

@@ -55,6 +55,8 @@ def where(condition, x1, x2, /):
     # a 0-d operand of another dtype would lose in torch's promotion, and torch wants a bool condition
     if condition.dtype is not torch.bool:
         condition = condition.to(torch.bool)
+    if type(x2) is float and isinstance(x1, torch.Tensor) and x1.dtype.is_floating_point:
+        return torch.where(condition, x1, x2)  # torch gives x1's dtype, as the standard does
     try:
         if x1.dtype is x2.dtype:
             return torch.where(condition, x1, x2)
