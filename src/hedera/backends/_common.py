@@ -199,6 +199,15 @@ def normalize_pad_width(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...
     InvalidArgumentError
         If ``pad_width`` has another form or a negative width.
     """
+    kind = type(pad_width)
+    if (kind is list or kind is tuple) and len(pad_width) == ndim:  # already one pair of ints per axis
+        for p in pad_width:
+            if type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int:
+                break
+            if p[0] < 0 or p[1] < 0:
+                break
+        else:
+            return tuple(pad_width)
     try:
         if isinstance(pad_width, int):
             pairs = ((pad_width, pad_width),) * ndim
