@@ -53,6 +53,7 @@ from .dtypes import (
     uint64,
 )
 from .errors import (
+    ArgumentTypeError,
     BackendMismatchError,
     BackendNotInstalledError,
     BroadcastError,
@@ -145,7 +146,7 @@ __all__ = [
     "HederaError", "BackendMismatchError", "BackendNotInstalledError", "BroadcastError", "DtypeError",
     "InvalidArgumentError", "InvalidAxisError", "NoAutodiffError", "NotAnArrayError", "ShapeError",
     "UnknownBackendError", "UnsupportedDtypeError", "UnsupportedError",
-    "StructureError", "StateMismatchError", "CheckpointError",
+    "StructureError", "StateMismatchError", "CheckpointError", "ArgumentTypeError",
     "e", "inf", "nan", "pi", "newaxis", "errors", "fft", "linalg",
     "tree", "Container", "save", "load",
     "grad", "value_and_grad", "jacobian", "vjp", "jvp", "vmap", "stop_gradient", "execute_with_gradients",

@@ -15,6 +15,7 @@ __all__ = [
     "BackendNotInstalledError",
     "BackendMismatchError",
     "NotAnArrayError",
+    "ArgumentTypeError",
     "InvalidAxisError",
     "ShapeError",
     "BroadcastError",
@@ -57,7 +58,12 @@ class BackendMismatchError(BackendError, TypeError):
     """Arrays of two different frameworks were passed to one call."""
 
 
-class NotAnArrayError(HederaError, TypeError):
+class ArgumentTypeError(HederaError, TypeError):
+    """An argument of the wrong kind: a float, str, bool, None or array where an int or a shape goes,
+    a non-callable where a function goes, ... The message names the function and the argument."""
+
+
+class NotAnArrayError(ArgumentTypeError):
     """An argument that must be an array (of a known framework) was something else."""
 
 
