@@ -104,6 +104,8 @@ PARAMETERS: dict[str, tuple[str | None, str, str]] = {
              "True: always copy; False: never copy (error if needed); None: copy if needed."),
     "indices": (None, "array", "Integer indices."),
     "norm": (None, '{"backward", "ortho", "forward"}', "Normalisation mode."),
+    "backend": ("str | None", "str, optional",
+                'The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.'),
 }  # fmt: skip
 
 #: the kind of value each non-array parameter takes, where its annotation does not say (or says
@@ -178,27 +180,27 @@ def argument_kind(qualname: str, param: str) -> str | tuple[str, ...] | None:
 
 
 _TABLE = """
-core | creation | arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | arange(start, /, stop=None, step=1, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     Evenly spaced values in the half-open interval [start, stop), like Python's range.
 core | creation | asarray(obj, /, *, dtype=None, device=None, copy=None, backend=None) -> array | obj | - | - | ext manual
     Convert obj to an array, of obj's backend, of `backend`, or of the current backend.
-core | creation | empty(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | empty(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An uninitialised array of the given shape.
 core | creation | empty_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An uninitialised array with the shape (and, by default, dtype and device) of x.
-core | creation | eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> array | - | - | - | std
+core | creation | eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, backend=None) -> array | - | - | - | std
     A two-dimensional array with ones on the k-th diagonal and zeros elsewhere.
 core | creation | from_dlpack(x, /, *, device=None, copy=None) -> array | x | - | - | std
     An array sharing memory with x through the DLPack protocol.
-core | creation | full(shape, fill_value, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | full(shape, fill_value, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with fill_value.
 core | creation | full_like(x, /, fill_value, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with fill_value.
-core | creation | linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> array | - | - | - | std
+core | creation | linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, backend=None) -> array | - | - | - | std
     num evenly spaced samples over [start, stop] (or [start, stop) when endpoint is False).
 core | creation | meshgrid(*arrays, indexing='xy') -> arrays | *arrays | - | - | std
     Coordinate grids from one-dimensional arrays ("xy" Cartesian or "ij" matrix indexing).
-core | creation | ones(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | ones(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with ones.
 core | creation | ones_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with ones.
@@ -206,7 +208,7 @@ core | creation | tril(x, /, *, k=0) -> array | x | - | matrix | std
     The lower triangle of x's last two axes (elements above the k-th diagonal zeroed).
 core | creation | triu(x, /, *, k=0) -> array | x | - | matrix | std
     The upper triangle of x's last two axes (elements below the k-th diagonal zeroed).
-core | creation | zeros(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | zeros(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with zeros.
 core | creation | zeros_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with zeros.

@@ -23,9 +23,14 @@ __all__ = [
     "UnsupportedDtypeError",
     "UnsupportedError",
     "InvalidArgumentError",
+    "ArgumentTypeError",
     "NoAutodiffError",
     "StructureError",
     "CheckpointError",
+    "CheckpointFileError",
+    "CheckpointNotFoundError",
+    "CheckpointPermissionError",
+    "CheckpointIsADirectoryError",
     "StateMismatchError",
     "LaunchError",
 ]
@@ -38,7 +43,10 @@ class HederaError(Exception):
         super().__init_subclass__(**kwargs)
         # TF AutoGraph re-raises an error from inside tf.function as its own class only if its
         # __init__ is Exception.__init__ (else as a StagingError); keep hedera's classes intact.
-        if not issubclass(cls, ImportError):
+        # OSError's own __init__ is kept: it sets errno, strerror and filename (CheckpointFileError).
+        if issubclass(cls, OSError):
+            cls.__init__ = OSError.__init__  # type: ignore[misc]
+        elif not issubclass(cls, ImportError):
             cls.__init__ = Exception.__init__  # type: ignore[misc]
 
 
@@ -108,6 +116,26 @@ class StructureError(HederaError, ValueError):
 
 class CheckpointError(HederaError, ValueError):
     """A file :func:`hedera.load` cannot read: not safetensors, truncated or corrupt; the message names it."""
+
+
+class CheckpointFileError(CheckpointError, OSError):
+    """:func:`hedera.save` or :func:`hedera.load` could not write or read the file (an ``OSError``).
+
+    ``filename`` is the path the user gave (never hedera's temporary file); ``errno`` and
+    ``strerror`` are the operating system's.
+    """
+
+
+class CheckpointNotFoundError(CheckpointFileError, FileNotFoundError):
+    """The file to load, or the directory to save into, does not exist."""
+
+
+class CheckpointPermissionError(CheckpointFileError, PermissionError):
+    """The file (or its directory) may not be read or written."""
+
+
+class CheckpointIsADirectoryError(CheckpointFileError, IsADirectoryError):
+    """The path names a directory, not a file."""
 
 
 class StateMismatchError(StructureError):

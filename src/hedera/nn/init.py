@@ -134,8 +134,7 @@ def _sample(kind: str, shape: tuple[int, ...], key: Any, dtype: Any, **params: A
     fn = getattr(hd.random, kind)
     draw = _draw_dtype(dtype)
     if key is None:
-        with hd.use_backend("numpy"):
-            return fn(shape, **params, dtype=draw)
+        return fn(shape, **params, dtype=draw, backend="numpy")
     return fn(shape, **params, dtype=draw, key=numpy_key(key))
 
 
@@ -228,8 +227,7 @@ def constant(
 ) -> Array:
     """An array of ``shape`` filled with ``value``."""
     shape = _shape("constant", shape)
-    with hd.use_backend(backend or hd.current_backend()):
-        return hd.full(shape, value, dtype=dtype, device=device)
+    return hd.full(shape, value, dtype=dtype, device=device, backend=backend)
 
 
 # ---- random initializers -----------------------------------------------------------------------

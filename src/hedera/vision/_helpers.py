@@ -13,8 +13,7 @@ Conventions used throughout the package:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
@@ -127,17 +126,10 @@ def matrix_from_rows(rows: list[list[Array]]) -> Array:
     return hd.stack([hd.stack(row, axis=-1) for row in rows], axis=-2)
 
 
-@contextmanager
-def backend_like(x: Array) -> Iterator[None]:
-    """Run the body with ``x``'s backend as the current backend (for creation functions)."""
-    with hd.use_backend(hd.backend_of(x)):
-        yield
-
-
 def arange_like(n: int, like: Array, dtype: Any = None) -> Array:
     """``arange(n)`` on ``like``'s backend and device, in ``dtype`` (default: ``like``'s dtype)."""
-    with backend_like(like):
-        return hd.arange(n, dtype=like.dtype if dtype is None else dtype, device=hd.device(like))
+    dtype = like.dtype if dtype is None else dtype
+    return hd.arange(n, dtype=dtype, device=hd.device(like), backend=hd.backend_of(like))
 
 
 def pixel_grid_like(height: int, width: int, like: Array) -> Array:

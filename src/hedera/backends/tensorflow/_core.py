@@ -31,7 +31,7 @@ import tensorflow as tf
 
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
-from .._common import device_string, parse_device
+from .._common import device_string, parse_device, wrong_device_kind
 from ._private import EagerTensor, eager_context, register_dtype_spellings
 
 BACKEND = "tensorflow"
@@ -524,7 +524,7 @@ def native_device(device: Any) -> str | None:
         pass
     name = getattr(device, "name", device)  # a LogicalDevice or PhysicalDevice
     if not isinstance(name, str):
-        raise InvalidArgumentError(f"device: expected a device such as 'cpu' or 'gpu:0', got {device!r}")
+        raise wrong_device_kind(device)
     if "/" in name or name[:1].isupper():
         match = _TF_DEVICE_RE.search(name)
         if match is None:
