@@ -713,6 +713,122 @@ def _all_functions_table(rows: list[FunctionRow], worst: int = 20) -> str:
     return "\n".join(lines)
 
 
+# ---- scalar operands: Python scalars beside arrays (issue 22's sign-of-zero conversion) ------------
+
+#: name -> (hedera call, {backend: the native call a user writes}); x, y float32, c bool (see _environment)
+SCALAR_CASES: dict[str, tuple[str, dict[str, str]]] = {
+    "multiply(x, 2.0)": (
+        "hd.multiply(x, 2.0)",
+        {"numpy": "np.multiply(x, 2.0)", "torch": "torch.mul(x, 2.0)", "jax": "jnp.multiply(x, 2.0)",
+         "tensorflow": "tf.multiply(x, 2.0)"},
+    ),
+    "add(x, 1.5)": (
+        "hd.add(x, 1.5)",
+        {"numpy": "np.add(x, 1.5)", "torch": "torch.add(x, 1.5)", "jax": "jnp.add(x, 1.5)",
+         "tensorflow": "tf.add(x, 1.5)"},
+    ),
+    "add(x, -0.0)": (
+        "hd.add(x, -0.0)",
+        {"numpy": "np.add(x, -0.0)", "torch": "torch.add(x, -0.0)", "jax": "jnp.add(x, -0.0)",
+         "tensorflow": "tf.add(x, -0.0)"},
+    ),
+    "multiply(2.0, x)": (
+        "hd.multiply(2.0, x)",
+        {"numpy": "np.multiply(2.0, x)", "torch": "torch.mul(2.0, x)", "jax": "jnp.multiply(2.0, x)",
+         "tensorflow": "tf.multiply(2.0, x)"},
+    ),
+    "where(c, x, 0.0)": (
+        "hd.where(c, x, 0.0)",
+        {"numpy": "np.where(c, x, 0.0)", "torch": "torch.where(c, x, 0.0)", "jax": "jnp.where(c, x, 0.0)",
+         "tensorflow": "tf.where(c, x, 0.0)"},
+    ),
+    "full_like(x, -0.0)": (
+        "hd.full_like(x, -0.0)",
+        {"numpy": "np.full_like(x, -0.0)", "torch": "torch.full_like(x, -0.0)",
+         "jax": "jnp.full_like(x, -0.0)", "tensorflow": "tf.fill(tf.shape(x), -0.0)"},
+    ),
+    "clip(x, 0.0, 1.0)": (
+        "hd.clip(x, 0.0, 1.0)",
+        {"numpy": "np.clip(x, 0.0, 1.0)", "torch": "torch.clamp(x, 0.0, 1.0)", "jax": "jnp.clip(x, 0.0, 1.0)",
+         "tensorflow": "tf.clip_by_value(x, 0.0, 1.0)"},
+    ),
+    "pad(x, 1, -0.0)": (
+        "hd.pad(x, [(1, 1)], constant_values=-0.0)",
+        {"numpy": "np.pad(x, [(1, 1)], constant_values=-0.0)",
+         "torch": "torch.nn.functional.pad(x, (1, 1), value=-0.0)",
+         "jax": "jnp.pad(x, [(1, 1)], constant_values=-0.0)",
+         "tensorflow": "tf.pad(x, [[1, 1]], constant_values=-0.0)"},
+    ),
+    "pow(x, 0.5)": (
+        "hd.pow(x, 0.5)",
+        {"numpy": "np.power(x, 0.5)", "torch": "torch.pow(x, 0.5)", "jax": "jnp.power(x, 0.5)",
+         "tensorflow": "tf.pow(x, 0.5)"},
+    ),
+    "floor_divide(x, 2.0)": (
+        "hd.floor_divide(x, 2.0)",
+        {"numpy": "np.floor_divide(x, 2.0)", "torch": "torch.floor_divide(x, 2.0)",
+         "jax": "jnp.floor_divide(x, 2.0)", "tensorflow": "tf.math.floordiv(x, 2.0)"},
+    ),
+}  # fmt: skip
+
+
+@dataclass
+class ScalarRow:
+    backend: str
+    case: str
+    size: int
+    native_min_ns: float
+    hedera_min_ns: float
+    added_paired_ns: float  # hedera minus native, single calls paired in random order (benchlib)
+    added_error_ns: float
+    ratio: float  # hedera / native, min of interleaved repeats (CPU time)
+
+
+def measure_scalar_operands(
+    backends: list[str], sizes: list[int], repeat: int, target_s: float, pairs: int
+) -> list[ScalarRow]:
+    """``hd.f(x, scalar)`` beside the native call a user writes, for Python scalar operands.
+
+    Times both interleaved (CPU time, min of repeats) and estimates the added ns from single calls
+    paired back to back (``benchlib.paired_call_difference_ns``). The zero scalars (``-0.0``) are the
+    cases where hedera's TensorFlow backend bypasses TF's scalar cache (which would flip the sign); the
+    nonzero ones show what the zero check costs everyone else (one type test and one truth test).
+    TensorFlow's native ``tf.add(x, -0.0)`` and ``tf.pad(..., constant_values=-0.0)`` give +0.0 once
+    +0.0 has been converted: they are the calls users write, timed, not conforming equivalents.
+    """
+    rows = []
+    for backend in backends:
+        for size in sizes:
+            env = _environment(backend, size)
+            if backend == "torch":
+                import torch.nn.functional  # noqa: F401  (the pad case)
+            sync = "" if backend != "jax" else ".block_until_ready()"
+            for case, (front, natives) in SCALAR_CASES.items():
+                native = natives[backend] + sync
+                front_stmt = front + sync
+                timed = _time_interleaved({"native": native, "hedera": front_stmt}, env, repeat, target_s)
+                added, error = benchlib.paired_call_difference_ns(front_stmt, native, env, pairs)
+                native_ns, hedera_ns = timed["native"][0], timed["hedera"][0]
+                rows.append(
+                    ScalarRow(backend, case, size, native_ns, hedera_ns, added, error, hedera_ns / native_ns)
+                )
+    return rows
+
+
+def _scalar_table(rows: list[ScalarRow]) -> str:
+    lines = [
+        "\nScalar operands (CPU ns per call, min of repeats; added: paired single calls)\n",
+        "| backend | call | elements | native ns | hedera ns | added ns (paired) | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.backend} | `{r.case}` | {r.size} | {r.native_min_ns:.0f} | {r.hedera_min_ns:.0f} | "
+            f"{r.added_paired_ns:+.0f} ± {r.added_error_ns:.0f} | {r.ratio:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -726,6 +842,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--functions", default="", help="comma-separated: only these of the API table")
     parser.add_argument("--no-table", action="store_true", help="skip the one-to-one table (CASES)")
     parser.add_argument("--no-all", action="store_true", help="skip the every-function measurement")
+    parser.add_argument("--no-scalars", action="store_true", help="skip the scalar-operand section")
     args = parser.parse_args(argv)
     global _clock
     _clock = CLOCKS[args.clock]
@@ -762,6 +879,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in rows:
                 if (r.backend, r.function, r.size) == (backend, function, size):
                     r.keras_min_ns, r.keras_native_min_ns = keras_ns, native_ns
+    scalar_rows = [] if args.no_scalars else measure_scalar_operands(backends, sizes, repeat, target_s, pairs)
     peers = peer_lookup_ns(backends, repeat, target_s)
     frames = python_frame_ns(backends, pairs)
     load = os.getloadavg()
@@ -778,10 +896,13 @@ def main(argv: list[str] | None = None) -> int:
         "rows": [asdict(r) for r in rows],
         "all_functions_summary": all_functions_summary(all_rows),
         "all_functions": [asdict(r) for r in all_rows],
+        "scalar_operands": [asdict(r) for r in scalar_rows],
     }  # fmt: skip
     for size in sizes:
         print(_table(rows, size))
     print(_all_functions_table(all_rows))
+    if scalar_rows:
+        print(_scalar_table(scalar_rows))
     print("\n* includes a conformance shim by design (not a one-to-one mapping)\n")
     print(json.dumps(result["summary"], indent=2))
     args.output.parent.mkdir(parents=True, exist_ok=True)
