@@ -85,6 +85,9 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    dt = x1.dtype
+    if dt is x2.dtype and dt in _INEXACT and x1.shape[axis] == x2.shape[axis]:  # the common case
+        return torch.linalg.vecdot(x1, x2, dim=axis)
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
     if x1.shape[axis] != x2.shape[axis]:  # torch would broadcast along the contracted axis
