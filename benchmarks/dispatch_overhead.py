@@ -671,19 +671,15 @@ TARGET_MEDIAN_RATIO = 1.05
 #: pairs of the first estimate; each further one takes 4x as many, up to the run's ``pairs``
 FIRST_PAIRS = 250
 #: seconds of pairs one function may take at most (slow calls get fewer pairs, FIRST_PAIRS at least)
-PAIRS_SECONDS = 0.25
+PAIRS_SECONDS = 0.15
 #: an estimate is decided when every threshold lies this many standard errors away from it
 DECIDED_SE = 3.0
 
 
 def thresholds_ns(native_ns: float, size: int) -> tuple[float, ...]:
-    """The added ns at which a function of this native time changes a target's verdict.
-
-    Its own target (the ratio at 1000 elements, the added ns at 1 element) and the median's ratio,
-    which decides where the function falls against the median target.
-    """
-    own = (TARGET_RATIO_1000 - 1) * native_ns if size >= 1000 else TARGET_ADDED_NS_1
-    return own, (TARGET_MEDIAN_RATIO - 1) * native_ns
+    """The added ns at which a function of this native time changes its target's verdict: the ratio's
+    at 1000 elements, the added ns at 1 element. (The median target needs no precise single rows.)"""
+    return ((TARGET_RATIO_1000 - 1) * native_ns if size >= 1000 else TARGET_ADDED_NS_1,)
 
 
 def paired_until_decided(
@@ -717,6 +713,20 @@ def judge(row: FunctionRow) -> None:
         row.ratio_judged, row.added_judged_ns = row.ratio, row.hedera_min_ns - row.native_min_ns
 
 
+def misses_target(row: FunctionRow) -> bool:
+    """Whether a timed row misses its size's own target (the ratio at 1000 elements, the ns at 1)."""
+    if row.size >= 1000:
+        return row.ratio_judged > TARGET_RATIO_1000
+    return row.added_judged_ns > TARGET_ADDED_NS_1
+
+
+def documented_costs(backend: str) -> dict[str, str]:
+    """The functions whose extra cost docs/backends.md explains (the backend's ``CONFORMANCE_COSTS``)."""
+    import importlib
+
+    return getattr(importlib.import_module(f"hedera.backends.{backend}._core"), "CONFORMANCE_COSTS", {})
+
+
 def all_functions_summary(rows: list[FunctionRow], worst: int = 20) -> dict:
     """Per backend and size: the median ratio, the targets' misses and the ``worst`` ratios."""
     out: dict = {}
@@ -732,8 +742,12 @@ def all_functions_summary(rows: list[FunctionRow], worst: int = 20) -> dict:
                 "median_ratio_judged": statistics.median(r.ratio_judged for r in timed) if timed else None,
                 "median_ratio_paired": statistics.median(r.ratio_paired for r in timed) if timed else None,
                 "median_ratio_min": statistics.median(r.ratio for r in timed) if timed else None,
-                "over_1_25x": [r.function for r in ranked if r.ratio_judged > 1.25],
-                "over_1_us": sorted(r.function for r in timed if r.added_judged_ns > 1000),
+                "over_1_25x": [r.function for r in ranked if r.ratio_judged > TARGET_RATIO_1000],
+                "over_1_us": sorted(r.function for r in timed if r.added_judged_ns > TARGET_ADDED_NS_1),
+                # the misses of this size's own target that docs/backends.md does not explain
+                "undocumented_misses": sorted(
+                    {r.function for r in timed if misses_target(r)} - set(documented_costs(backend))
+                ),
                 "worst": [
                     (r.function, round(r.ratio_judged, 3), round(r.added_judged_ns)) for r in ranked[:worst]
                 ],
@@ -789,8 +803,9 @@ def main(argv: list[str] | None = None) -> int:
         only = only or {"sin", "add", "sort", "astype", "linalg.inv", "fft.fft"}
         tail = (2, 1e-4, 100)
     else:
-        sizes, repeat, target_s, pairs = [1, 1000], 7, 0.02, 20_000
-        tail = (3, 0.003, 2000)  # the long tail (every function): smaller samples
+        # (the whole run: ~6 minutes on a quiet 2-core machine, ~10 under a load of 10)
+        sizes, repeat, target_s, pairs = [1, 1000], 5, 0.01, 6000
+        tail = (3, 0.003, 2000)  # the long tail (every function): smaller samples, pairs as needed
     if args.no_table:
         CASES = {}
     if "jax" in backends:
@@ -825,6 +840,7 @@ def main(argv: list[str] | None = None) -> int:
         "quick": args.quick,
         "clock": args.clock,
         "fast_path": _fastpath.enabled(),
+        "pairs": pairs,
         "summary": summary(rows, peers, frames),
         "rows": [asdict(r) for r in rows],
         "all_functions_summary": all_functions_summary(all_rows),
