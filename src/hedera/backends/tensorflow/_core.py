@@ -615,3 +615,20 @@ def may_hold_nan(x: Any) -> bool:
 
 _NUMPY_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.float32, tf.float64))
 _dot = np.dot
+
+
+def host_values(x: Any) -> np.ndarray | None:
+    """The values of an eager CPU tensor as a NumPy array read in place (no op, no copy); else None.
+
+    For cheap value checks that decide whether a shim's extra ops can change the answer
+    (``None``: a symbolic tensor inside ``tf.function``, or another device, where they always run).
+    """
+    if type(x) is _EAGER and x.device.endswith("CPU:0"):
+        return x._numpy()  # (numpy() would copy)
+    return None
+
+
+def may_be_negative(x: Any) -> bool:
+    """Whether the integer tensor ``x`` may hold a negative value (exact for eager CPU tensors)."""
+    values = host_values(x)
+    return values is None or (values.size > 0 and values.dtype.kind == "i" and values.min() < 0)
