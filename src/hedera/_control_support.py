@@ -17,7 +17,7 @@ CONSTRUCTS = (
     "fori_loop",
     "map",
 )
-BACKENDS = ("numpy", "torch", "jax", "tensorflow")
+BACKENDS = ("numpy", "torch", "jax", "tensorflow", "mxnet")
 STAGES = ("eager", "compiled")
 MODES = ("forward", "reverse", "forward-mode", "vmap")
 CELLS = tuple((stage, mode) for stage in STAGES for mode in MODES)
@@ -29,6 +29,14 @@ _NUMPY = {
     ("compiled", "forward"): "yes: no compiler, runs eagerly",
     ("compiled", "reverse"): "NoAutodiffError",
     ("compiled", "forward-mode"): "NoAutodiffError",
+    ("compiled", "vmap"): "yes: no compiler, runs eagerly",
+}
+_MXNET = {
+    ("eager", "forward-mode"): "UnsupportedError: MXNet has no forward mode (hd.jvp's error)",
+    ("eager", "vmap"): "yes: a loop over examples",
+    ("compiled", "forward"): "yes: no compiler, runs eagerly",
+    ("compiled", "reverse"): "yes: no compiler, runs eagerly",
+    ("compiled", "forward-mode"): "UnsupportedError: MXNet has no forward mode (hd.jvp's error)",
     ("compiled", "vmap"): "yes: no compiler, runs eagerly",
 }
 _TORCH_FUNC = "yes: dynamo runs torch.func eagerly around the loop (²)"
@@ -63,6 +71,7 @@ for _construct in CONSTRUCTS:
         ("torch", _TORCH_UNBOUNDED if _unbounded else _TORCH),
         ("jax", _JAX_UNBOUNDED if _unbounded else {}),
         ("tensorflow", _tensorflow(_construct)),
+        ("mxnet", _MXNET),
     ):
         SUPPORT[(_construct, _backend)] = {cell: _exceptions.get(cell, "yes") for cell in CELLS}
 
@@ -76,6 +85,8 @@ NOTES = (
     "*inside* a compiled region raises `hd.UnsupportedError` saying to compile the forward only.",
     "³ A predicate batched by `torch.func.vmap` has no Python value: pass `max_iterations=k`.",
     "⁴ `lax.while_loop` has no reverse mode (jax-ml/jax#2469): pass `max_iterations=k`.",
+    "MXNet (its own venv, scripts/test-mxnet.sh) runs every construct as Python loops and "
+    "branches, differentiated by `mxnet.autograd` (record and backward).",
     "⁵ TensorFlow 2.21's `ForwardAccumulator` inside `tf.function` fails to trace `tf.switch_case` "
     "and a `tf.while_loop` carrying only `TensorArray`s (a scan without a carry); hedera raises "
     "`hd.UnsupportedError` naming the way out (nested `hd.cond`; a carry; `hd.jvp` outside `hd.jit`).",
