@@ -53,6 +53,10 @@ def _pick(op: str, log_probs: Array, targets: Array, axis: int) -> Array:
             f"{op}: integer targets must have the input's shape without the class axis {axis}, "
             f"{expected}, got shape {_args.shape_of(targets)}"
         )
+    if axis == len(shape) - 1:  # the classes last: the backend's own gather, where it has one
+        picked = hd.nn_ops.gather_classes(log_probs, targets)
+        if picked is not None:
+            return picked
     index = hd.expand_dims(targets, axis=axis)
     return hd.squeeze(hd.take_along_axis(log_probs, index, axis=axis), axis=axis)
 
