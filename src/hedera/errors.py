@@ -23,7 +23,6 @@ __all__ = [
     "UnsupportedDtypeError",
     "UnsupportedError",
     "InvalidArgumentError",
-    "ArgumentTypeError",
     "NoAutodiffError",
     "StructureError",
     "CheckpointError",
