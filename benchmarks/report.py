@@ -425,10 +425,10 @@ def _dispatch_tables(d: dict) -> list[str]:
         "numpy, torch and jax.numpy, whose module `__getattr__` (PEP 562) stops CPython from "
         "specialising the attribute load: the *module attribute* column, `np.square(x)` minus "
         "a bound `square(x)`. The *added* columns are medians over the one-to-one functions of "
-        "(`hd.f` minus native) estimated from 20,000 pairs of single calls timed back to back in "
-        "random order (trimmed mean of the within-pair differences; per-function standard errors "
-        "in the tables below); *same function* is that estimate for `namespace.f`, which there "
-        "*is* the native function: the noise floor. Differences of block timings cannot resolve "
+        f"(`hd.f` minus native) estimated from {d.get('pairs', 20000):,} pairs of single calls timed "
+        "back to back in random order (trimmed mean of the within-pair differences; per-function "
+        "standard errors in the tables below); *same function* is that estimate for `namespace.f`, "
+        "which there *is* the native function: the noise floor. Differences of block timings cannot resolve "
         "tens of ns on JAX and TensorFlow, whose calls of one function vary by hundreds of ns "
         "between blocks of calls.",
         "",

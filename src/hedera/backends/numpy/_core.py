@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import dtypes as _hd
 from ...errors import UnsupportedError
-from .._common import parse_device
+from .._common import parse_device, wrong_device_kind
 
 BACKEND = "numpy"
 
@@ -63,6 +63,8 @@ def check_device(device: Any) -> None:
     """numpy arrays live on the CPU; anything else is an error."""
     if device is None or device == "cpu":
         return
-    if isinstance(device, str) and parse_device(device)[0] == "cpu":
+    if not isinstance(device, str):
+        raise wrong_device_kind(device)
+    if parse_device(device) == ("cpu", 0):
         return
     raise UnsupportedError(f"device: the numpy backend has only the 'cpu' device, got {device!r}")

@@ -188,9 +188,14 @@ def _integral_identity(ufunc):
     return rounded
 
 
-ceil = _integral_identity(np.ceil)
-floor = _integral_identity(np.floor)
-trunc = _integral_identity(np.trunc)
+#: whether this NumPy's ceil/floor/trunc keep integer dtypes (numpy >= 2.1): then they are the ufuncs
+_ROUNDING_KEEPS_INTEGERS = np.floor(np.ones(1, np.int8)).dtype == np.int8
+if _ROUNDING_KEEPS_INTEGERS:
+    ceil, floor, trunc = np.ceil, np.floor, np.trunc
+else:
+    ceil = _integral_identity(np.ceil)
+    floor = _integral_identity(np.floor)
+    trunc = _integral_identity(np.trunc)
 
 
 def clip(x, /, min=None, max=None):
@@ -202,15 +207,20 @@ def clip(x, /, min=None, max=None):
 
 
 def expm1(x, /):
+    if type(x) is np.ndarray and x.dtype.kind != "c":  # the common case, without np.iscomplexobj
+        return np.expm1(x)
     if np.iscomplexobj(x):  # np.expm1(inf+0j) is inf+nanj; the standard's special cases follow exp(x) - 1
         with np.errstate(invalid="ignore"):
             return np.where(np.isfinite(x), np.expm1(x), np.exp(x) - 1).astype(np.result_type(x))
     return np.expm1(x)
 
 
-def sign(x, /):
+def _complex_sign(x, /):
     if np.iscomplexobj(x):  # the standard's complex sign is x / |x| (numpy < 2 differs)
         magnitude = np.abs(x)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude)).astype(x.dtype)
     return np.sign(x)
+
+
+sign = _complex_sign if _VALUE_BASED else np.sign  # numpy >= 2's complex sign is x / |x|

@@ -31,7 +31,7 @@ import tensorflow as tf
 
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
-from .._common import device_string, parse_device
+from .._common import device_string, parse_device, wrong_device_kind
 from ._private import EagerTensor, eager_context, register_dtype_spellings
 
 BACKEND = "tensorflow"
@@ -530,7 +530,7 @@ def native_device(device: Any) -> str | None:
         pass
     name = getattr(device, "name", device)  # a LogicalDevice or PhysicalDevice
     if not isinstance(name, str):
-        raise InvalidArgumentError(f"device: expected a device such as 'cpu' or 'gpu:0', got {device!r}")
+        raise wrong_device_kind(device)
     if "/" in name or name[:1].isupper():
         match = _TF_DEVICE_RE.search(name)
         if match is None:
@@ -615,3 +615,20 @@ def may_hold_nan(x: Any) -> bool:
 
 _NUMPY_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.float32, tf.float64))
 _dot = np.dot
+
+
+def host_values(x: Any) -> np.ndarray | None:
+    """The values of an eager CPU tensor as a NumPy array read in place (no op, no copy); else None.
+
+    For cheap value checks that decide whether a shim's extra ops can change the answer
+    (``None``: a symbolic tensor inside ``tf.function``, or another device, where they always run).
+    """
+    if type(x) is _EAGER and x.device.endswith("CPU:0"):
+        return x._numpy()  # (numpy() would copy)
+    return None
+
+
+def may_be_negative(x: Any) -> bool:
+    """Whether the integer tensor ``x`` may hold a negative value (exact for eager CPU tensors)."""
+    values = host_values(x)
+    return values is None or (values.size > 0 and values.dtype.kind == "i" and values.min() < 0)

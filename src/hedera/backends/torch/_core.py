@@ -15,8 +15,8 @@ import numpy as np
 import torch
 
 from ... import dtypes as _hd
-from ...errors import DtypeError, InvalidArgumentError, NotAnArrayError, UnsupportedError
-from .._common import parse_device
+from ...errors import DtypeError, NotAnArrayError, UnsupportedError
+from .._common import parse_device, wrong_device_kind
 
 BACKEND = "torch"
 
@@ -168,11 +168,11 @@ def native_device(device: Any) -> torch.device | None:
     except (KeyError, TypeError):
         pass
     if not isinstance(device, str):
-        if isinstance(device, int):  # a CUDA ordinal, as torch allows
-            return torch.device("cuda", device)
-        raise InvalidArgumentError(f"device: expected a device such as 'cpu' or 'gpu:0', got {device!r}")
+        raise wrong_device_kind(device)
     kind, index = parse_device(device)
     if kind == "cpu":
+        if index != 0:
+            raise UnsupportedError(f"device: the torch backend has one CPU device, 'cpu'; got {device!r}")
         out = torch.device("cpu")
     elif kind == "gpu":
         mps = getattr(torch.backends, "mps", None)

@@ -122,22 +122,25 @@ def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Cal
 
     ``scalar_x2``: whether ``fn`` accepts a Python scalar as its second argument.
     """
+    # (the common cases first, tested by exact type: two plain tensors of one dtype, then a tensor and a
+    # Python scalar; subclasses and the rest take promote(), which is right for every operand)
     if scalar_x2:
 
         def op(x1, x2, /):
-            if type(x2) in _SCALARS:
-                if isinstance(x1, _Tensor):  # torch applies the standard's rule to a scalar x2
-                    return fn(x1, x2)
-            elif type(x1) not in _SCALARS and x1.dtype is x2.dtype:
+            if type(x2) is _Tensor:
+                if type(x1) is _Tensor:
+                    if x1.dtype is x2.dtype:
+                        return fn(x1, x2)
+                elif type(x1) in _LEFT_SCALARS and x2.dtype in _FLOAT32_64:
+                    return fn(x1, x2)  # torch's rule for a scalar x1 is the standard's here: x2's dtype
+            elif type(x2) in _SCALARS and isinstance(x1, _Tensor):  # torch applies the standard's rule
                 return fn(x1, x2)
-            elif type(x1) in _LEFT_SCALARS and isinstance(x2, _Tensor) and x2.dtype in _FLOAT32_64:
-                return fn(x1, x2)  # torch's rule for a scalar x1 is the standard's here: x2's dtype
             return fn(*promote(x1, x2))
 
     else:
 
         def op(x1, x2, /):
-            if type(x1) not in _SCALARS and type(x2) not in _SCALARS and x1.dtype is x2.dtype:
+            if type(x1) is _Tensor and type(x2) is _Tensor and x1.dtype is x2.dtype:
                 return fn(x1, x2)
             return fn(*promote(x1, x2))
 
@@ -156,15 +159,16 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     promoting = _binary(fn, name)
 
     def op(x1, x2, /):
-        if type(x2) in _SCALARS:
+        if type(x2) is _Tensor:
+            if type(x1) is _Tensor:
+                dt = x1.dtype
+                if dt is x2.dtype and dt not in _COMPLEX:
+                    return fn(x1, x2)
+            elif type(x1) in _LEFT_SCALARS and x2.dtype in _FLOAT32_64:
+                return fn(x1, x2)
+        elif type(x2) in _SCALARS:
             if isinstance(x1, _Tensor) and x1.dtype not in _COMPLEX and type(x2) is not complex:
                 return fn(x1, x2)
-        elif type(x1) not in _SCALARS:
-            dt = x1.dtype
-            if dt is x2.dtype and dt not in _COMPLEX:
-                return fn(x1, x2)
-        elif type(x1) in _LEFT_SCALARS and isinstance(x2, _Tensor) and x2.dtype in _FLOAT32_64:
-            return fn(x1, x2)
         x1, x2 = promote(x1, x2)
         if not (x1.dtype.is_complex or x2.dtype.is_complex):
             return promoting(x1, x2)
