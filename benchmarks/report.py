@@ -756,6 +756,18 @@ def _all_functions_section(d: dict, worst: int = 20) -> list[str]:
                 f"{', '.join(f'`{f}`' for f in above) or 'none'} | {len(s['no_native_twin'])} |"
             )
     lines.append("")
+    unexplained = [
+        f"{backend} ({size}): " + ", ".join(f"`{f}`" for f in s["undocumented_misses"])
+        for backend, by_size in summary.items()
+        for size, s in by_size.items()
+        if s.get("undocumented_misses")
+    ]
+    if any("undocumented_misses" in s for by_size in summary.values() for s in by_size.values()):
+        lines += [
+            "Above target and not among the exceptions docs/backends.md explains (its *Conformance that "
+            "costs more than the native call* table): " + ("; ".join(unexplained) or "none") + ".",
+            "",
+        ]
     for backend in sorted({r["backend"] for r in rows}):
         for size in sorted({r["size"] for r in rows}):
             timed = [

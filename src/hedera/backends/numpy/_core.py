@@ -24,6 +24,10 @@ CONFORMANCE_COSTS: dict[str, str] = {
     "sort": "a stable sort keeps +0.0 and -0.0 in their input order, which np.sort's default "
     "(introsort) may not; it runs only where x holds a zero (one count_nonzero): +0.8 us, 1.4x "
     "np.sort at 1000 float32 (the stable sort itself: +6.8 us, 4.7x)",
+    "argsort": "stable=True, the standard's default, is a stable sort (radix sort or timsort), which "
+    "np.argsort's default (introsort) is not: equal elements may come out in another order, and "
+    "ties cannot be ruled out without sorting, so the stable sort runs: +3.1 us, 1.4x np.argsort at "
+    "1000 float32 (stable=False: introsort, np.argsort's cost)",
 }
 
 #: function -> how this backend gives the standard's special values where NumPy's own call does not
