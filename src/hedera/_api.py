@@ -21,8 +21,9 @@ here, and everything hedera knows about a function is a column of its row. A row
 
 The table drives
 
-* the fronts, their docstrings and signatures (``hedera/_front.py`` builds them at import;
-  ``tools/gen_front.py`` writes their type stub ``hedera/_front.pyi``, ``linalg.py`` and ``fft.py``),
+* the generated fronts and their annotations (``tools/gen_front.py`` writes ``hedera/_front.py``,
+  ``linalg.py`` and ``fft.py``), and their docstrings, made from the row at import
+  (``hedera/_front_rows.py``),
 * the errors of a failed call (``hedera/_diagnose.py``: dtype kinds, shape classes),
 * which arguments dispatch looks into (:data:`SEQUENCE_PARAMS`, ``hedera/_dispatch.py``),
 * the conformance test that every backend namespace has every function with this signature
@@ -505,8 +506,8 @@ class Param(NamedTuple):
 
 class Function(NamedTuple):
     """One row of the API table (see the module docstring for its columns). A named tuple rather
-    than a frozen dataclass: the fronts are built from the table at ``import hedera``, and a
-    dataclass costs a millisecond and a half to define there."""
+    than a frozen dataclass: the fronts' docstrings are made from the table at ``import hedera``,
+    and a dataclass costs a millisecond and a half to define there."""
 
     namespace: str  # "core", "linalg" or "fft"
     category: str

@@ -1,9 +1,10 @@
 """The C hot path of the front functions (``hedera/_fastfront.c``), and its fallbacks.
 
-``_front.py`` passes each Python front it builds through :func:`accelerate`. With the extension
-built (the normal case: ``pip install`` compiles it), the public ``hd.sin`` becomes a builtin
-function that looks up the backend function by argument type and calls it without entering
-Python; the Python front stays as its slow path and error path. Without the extension (no C
+``_front.py`` passes each generated front through :func:`accelerate` (``@_front``, from
+hedera/_front_rows.py). With the extension built (the normal case: ``pip install`` compiles it),
+the public ``hd.sin`` becomes a builtin function that looks up the backend function by argument
+type and calls it without entering Python; the generated Python function stays as its slow path
+and error path. Without the extension (no C
 compiler at install, or ``HEDERA_PURE_PYTHON=1`` in the environment at import) ``accelerate``
 returns the Python front unchanged: same behaviour, one Python frame more per call.
 
@@ -18,7 +19,6 @@ a second, so hedera does not import it: the registration runs when something els
 
 from __future__ import annotations
 
-import functools
 import importlib.machinery
 import inspect
 import os
@@ -85,43 +85,31 @@ def _text_signature(front: FunctionType) -> str:
     return str(signature.replace(parameters=plain, return_annotation=inspect.Signature.empty))
 
 
-def _explainer(
-    front: FunctionType, qualname: str, signature: Callable[[], inspect.Signature]
-) -> Callable[[BaseException, tuple, dict], None]:
+def _explainer(front: FunctionType, qualname: str) -> Callable[[BaseException, tuple, dict], None]:
     """The error path of the builtin ``front``: ``explain(exception, args, kwargs)``, called by C with
     the exception the backend function raised. It raises hedera's error for the argument at fault
     (:func:`hedera._error_path.diagnose_call`, as the Python front's ``except`` clause does), a
-    TypeError for a call that does not fit ``front``'s signature, or returns, and C re-raises the
-    framework's exception. The call is not run again.
+    TypeError naming the function for a call that does not fit ``front``'s signature, or returns,
+    and C re-raises the framework's exception. The call is not run again.
     """
 
     def explain(exception: BaseException, args: tuple, kwargs: dict) -> None:
-        diagnose_call(exception, qualname, signature(), args, kwargs)
+        diagnose_call(exception, qualname, inspect.signature(front), args, kwargs)
 
     return explain
 
 
-def accelerate(
-    front: F,
-    cache: dict,
-    arity: int,
-    qualname: str,
-    text_signature: str | None = None,
-    signature: Callable[[], inspect.Signature] | None = None,
-) -> F:
+def accelerate(front: F, cache: dict, arity: int, qualname: str, text_signature: str | None = None) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
     ``cache`` is the front's dict from argument type(s) to backend function; ``arity`` says where
     its arrays are: the first ``arity`` positional arguments, :data:`SEQUENCE` or
     :data:`VARIADIC`; or :data:`CURRENT` for a front without arrays, whose ``cache`` maps backend
     names to functions; ``qualname`` is the function's name in a backend namespace
-    (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature.
-
-    hedera._front, which builds 180 fronts at import, passes what is cheaper to have than to read
-    off ``front``: ``text_signature``, the parameters without annotations
-    (``"x, /, *, axis=None"``; ``front``'s docstring is then taken as not indented), and
-    ``signature``, which makes ``front``'s annotated signature when first needed (the error path,
-    :func:`python_front`).
+    (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature:
+    ``text_signature``, the parameters without annotations (``"x, /, *, axis=None"``), where the
+    caller has it (the generated fronts: their row's), then ``front``'s docstring is taken as not
+    indented; both are cheaper to have than to read off ``front`` for 180 fronts at import.
     """
     if _extension is None:
         return front
@@ -130,11 +118,7 @@ def accelerate(
         doc = f"{name}{_text_signature(front)}\n--\n\n{inspect.cleandoc(front.__doc__ or '')}"
     else:
         doc = f"{name}({text_signature})\n--\n\n{front.__doc__}"
-    if signature is None:
-        signature = functools.partial(inspect.signature, front)
-    else:
-        _LAZY_SIGNATURES[front] = signature
-    explain = _explainer(front, qualname, signature)
+    explain = _explainer(front, qualname)
     fast = _extension.make_front(front, explain, cache, arity, name.encode(), doc.encode(), front.__module__)
     ACCELERATED[fast] = front
     _POLYFILLS[fast] = _trace_polyfill(front, qualname, arity)
@@ -143,18 +127,9 @@ def accelerate(
     return fast
 
 
-#: Python front -> what makes its ``__signature__``, until python_front() attaches it
-_LAZY_SIGNATURES: dict[Callable[..., Any], Callable[[], inspect.Signature]] = {}
-
-
 def python_front(front: Callable[..., Any]) -> Callable[..., Any]:
-    """The Python function behind a front (the front itself when it is not accelerated), with its
-    annotated signature (``inspect.signature``)."""
-    python = ACCELERATED.get(front, front)
-    signature = _LAZY_SIGNATURES.pop(python, None)
-    if signature is not None:
-        python.__signature__ = signature()  # type: ignore[attr-defined]
-    return python
+    """The Python function behind a front (the front itself when it is not accelerated)."""
+    return ACCELERATED.get(front, front)
 
 
 # ---- torch.compile ------------------------------------------------------------------------------

@@ -1,13 +1,13 @@
 """The generated fronts are current, complete, and as thin as designed.
 
-The fronts are built at import from the API table (``src/hedera/_front.py``);
-``src/hedera/_front.pyi``, ``linalg.py`` and ``fft.py`` are written by ``tools/gen_front.py``
-from the same table; edit the table and rerun the generator (``python tools/gen_front.py``).
+``src/hedera/_front.py``, ``linalg.py`` and ``fft.py`` are written by ``tools/gen_front.py``
+from the API table (a front's signature and dispatch; its docstring and C hot path come from its
+row at import, ``hedera/_front_rows.py``); edit the table and rerun the generator
+(``python tools/gen_front.py``).
 """
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import inspect
 import os
@@ -99,42 +99,3 @@ def test_fronts_have_docstrings():
 def test_generator_is_deterministic():
     gen = load_generator()
     assert gen.outputs() == gen.outputs()
-
-
-def _stub_signatures() -> dict[str, ast.FunctionDef]:
-    tree = ast.parse((ROOT / "src" / "hedera" / "_front.pyi").read_text())
-    return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
-
-
-def test_the_stub_declares_each_front_as_it_is_built():
-    """``_front.pyi`` (what type checkers read) and the fronts built at import (what runs) come
-    from the table by two paths; they agree on every parameter's kind, annotation and default,
-    and on the return annotation."""
-    stubs = _stub_signatures()
-    kinds = inspect.Parameter
-    for fn in FUNCTIONS:
-        if fn.manual:
-            continue
-        name = fn.name if fn.namespace == "core" else f"{fn.namespace}_{fn.name}"
-        built = inspect.signature(_fastpath.python_front(getattr(_front, name)))
-        node = stubs.pop(name)
-        args = node.args
-        declared = [(a, kinds.POSITIONAL_ONLY) for a in args.posonlyargs]
-        declared += [(a, kinds.POSITIONAL_OR_KEYWORD) for a in args.args]
-        declared += [(args.vararg, kinds.VAR_POSITIONAL)] if args.vararg else []
-        declared += [(a, kinds.KEYWORD_ONLY) for a in args.kwonlyargs]
-        positional_defaults = [None] * (len(args.posonlyargs) + len(args.args) - len(args.defaults))
-        variadic_default = [None] * bool(args.vararg)
-        defaults = positional_defaults + list(args.defaults) + variadic_default + list(args.kw_defaults)
-        assert [p.name for p in built.parameters.values()] == [a.arg for a, _ in declared], name
-        for (arg, kind), default, p in zip(declared, defaults, built.parameters.values(), strict=True):
-            assert p.kind == kind, (name, p.name)
-            annotation = None if arg.annotation is None else ast.unparse(arg.annotation)
-            built_annotation = None if p.annotation is inspect.Parameter.empty else p.annotation
-            assert annotation == built_annotation, (name, p.name)
-            if default is None:
-                assert p.default is inspect.Parameter.empty, (name, p.name)
-            else:
-                assert ast.literal_eval(default) == p.default, (name, p.name)
-        assert ast.unparse(node.returns) == built.return_annotation == fn.return_annotation, name
-    assert stubs == {}, f"the stub declares fronts that are not built: {sorted(stubs)}"
