@@ -29,7 +29,7 @@ The table drives
 * the conformance test that every backend namespace has every function with this signature
   (``tests/core/test_namespaces.py``) and the cross-backend harness, which must cover every row
   (``tests/core/test_functions.py``),
-* the API listing ``docs/api.md`` (``tools/gen_api_docs.py``).
+* the API listing ``docs/api.md`` (``tools/gen_front.py``).
 
 Adding a function is adding its row here and its implementation in every backend
 (docs/contributing.md).

@@ -51,6 +51,7 @@ from .errors import (
     NotAnArrayError,
     UnsupportedDtypeError,
 )
+from .tree import leaves
 
 __all__ = ["save", "load"]
 
@@ -251,8 +252,6 @@ def _has_sharded_leaves(tree: Any) -> bool:
     """Whether ``tree`` holds arrays split over devices that must be gathered (hedera.distributed)."""
     if not any(m in sys.modules for m in ("torch.distributed", "tensorflow")):
         return False
-    from .tree import leaves
-
     return any(type(x).__module__.startswith(_SHARDED_MODULES) for x in leaves(tree))
 
 
