@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
+from ._dispatch import named_function as _named_function
 from ._error_path import diagnose as _diagnose
 from ._front_rows import front as _front
 from .typing import Array, DeviceLike, DTypeLike
@@ -67,6 +68,8 @@ def _call_args(fn: Function) -> str:
             keyword = True
             continue
         name = part.partition("=")[0]
+        if name in FRONT_ONLY:
+            continue
         if name.startswith("*"):
             args.append(name)
             keyword = True
@@ -77,9 +80,20 @@ def _call_args(fn: Function) -> str:
     return ", ".join(args)
 
 
+#: parameters the front handles itself and does not pass on (``zeros(..., backend="torch")``)
+FRONT_ONLY = ("backend",)
+
+
 def _lookup(fn: Function, cache: str) -> list[str]:
     """The lines that find the backend function ``f`` (see docs/dispatch.md)."""
     arrays = fn.array_params
+    if not arrays and "backend" in fn.param_names:
+        return [
+            "    if backend is None:",
+            f"        f = _current_function({cache}, {fn.qualname!r})",
+            "    else:",
+            f"        f = _named_function({cache}, {fn.qualname!r}, backend)",
+        ]
     if not arrays:
         return [f"    f = _current_function({cache}, {fn.qualname!r})"]
     first = arrays[0]
@@ -184,8 +198,8 @@ Every function of hedera's functional API: `hd.*`, `hd.linalg.*` and `hd.fft.*`.
 `tools/gen_front.py` from the API table, `src/hedera/_api.py`: do not edit (edit the table's row and
 rerun the generator; `tests/core/test_front_generated.py` fails while this page is stale).
 
-A function with array arguments runs on their backend; one without (creation) runs on the current
-backend (`hd.use_backend`). Standard functions (*std*) follow the
+A function with array arguments runs on their backend; one without (creation) runs on its
+`backend=` argument, else on the current backend (`hd.use_backend`). Standard functions (*std*) follow the
 [Python Array API standard 2024.12](https://data-apis.org/array-api/2024.12/); *ext* marks hedera's
 extensions. The columns:
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
+from ._dispatch import named_function as _named_function
 from ._error_path import diagnose as _diagnose
 from ._front_rows import front as _front
 from .typing import Array, DeviceLike, DTypeLike
@@ -44,12 +45,15 @@ _arange_by_backend: dict = {}
 
 
 @_front(_arange_by_backend, 'arange')
-def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_arange_by_backend, 'arange')
+def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_arange_by_backend, 'arange')
+    else:
+        f = _named_function(_arange_by_backend, 'arange', backend)
     try:
         return f(start, stop, step, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'arange', {'start': start, 'stop': stop, 'step': step, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'arange', {'start': start, 'stop': stop, 'step': step, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -57,12 +61,15 @@ _empty_by_backend: dict = {}
 
 
 @_front(_empty_by_backend, 'empty')
-def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_empty_by_backend, 'empty')
+def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_empty_by_backend, 'empty')
+    else:
+        f = _named_function(_empty_by_backend, 'empty', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'empty', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'empty', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -86,12 +93,15 @@ _eye_by_backend: dict = {}
 
 
 @_front(_eye_by_backend, 'eye')
-def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_eye_by_backend, 'eye')
+def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_eye_by_backend, 'eye')
+    else:
+        f = _named_function(_eye_by_backend, 'eye', backend)
     try:
         return f(n_rows, n_cols, k=k, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'eye', {'n_rows': n_rows, 'n_cols': n_cols, 'k': k, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'eye', {'n_rows': n_rows, 'n_cols': n_cols, 'k': k, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -115,12 +125,15 @@ _full_by_backend: dict = {}
 
 
 @_front(_full_by_backend, 'full')
-def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_full_by_backend, 'full')
+def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_full_by_backend, 'full')
+    else:
+        f = _named_function(_full_by_backend, 'full', backend)
     try:
         return f(shape, fill_value, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'full', {'shape': shape, 'fill_value': fill_value, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'full', {'shape': shape, 'fill_value': fill_value, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -144,12 +157,15 @@ _linspace_by_backend: dict = {}
 
 
 @_front(_linspace_by_backend, 'linspace')
-def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True) -> Array:
-    f = _current_function(_linspace_by_backend, 'linspace')
+def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_linspace_by_backend, 'linspace')
+    else:
+        f = _named_function(_linspace_by_backend, 'linspace', backend)
     try:
         return f(start, stop, num, dtype=dtype, device=device, endpoint=endpoint)
     except Exception as e:
-        _diagnose(e, 'linspace', {'start': start, 'stop': stop, 'num': num, 'dtype': dtype, 'device': device, 'endpoint': endpoint})
+        _diagnose(e, 'linspace', {'start': start, 'stop': stop, 'num': num, 'dtype': dtype, 'device': device, 'endpoint': endpoint, 'backend': backend})
         raise
 
 
@@ -179,12 +195,15 @@ _ones_by_backend: dict = {}
 
 
 @_front(_ones_by_backend, 'ones')
-def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_ones_by_backend, 'ones')
+def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_ones_by_backend, 'ones')
+    else:
+        f = _named_function(_ones_by_backend, 'ones', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'ones', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'ones', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -240,12 +259,15 @@ _zeros_by_backend: dict = {}
 
 
 @_front(_zeros_by_backend, 'zeros')
-def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    f = _current_function(_zeros_by_backend, 'zeros')
+def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if backend is None:
+        f = _current_function(_zeros_by_backend, 'zeros')
+    else:
+        f = _named_function(_zeros_by_backend, 'zeros', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'zeros', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'zeros', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 

@@ -70,6 +70,8 @@ def _positional_names(fn: Function) -> list[str]:
 def _returns_section(fn: Function) -> list[str]:
     """The numpydoc Returns section of ``fn``: its return column, in words."""
     backend = "the inputs' backend" if fn.array_params else "the current backend"
+    if "backend" in fn.param_names:
+        backend = "``backend``, else of the current backend"
     if fn.return_fields:
         kind = f"tuple ({', '.join(fn.return_fields)})"
         text = f"A named tuple of native arrays of {backend}."
@@ -85,6 +87,11 @@ def docstring(fn: Function) -> str:
     if fn.array_params:
         arrays = "``, ``".join(fn.array_params)
         runs = f"Runs on the backend of ``{arrays}``; Python scalars follow the arrays."
+    elif "backend" in fn.param_names:
+        runs = (
+            "Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, "
+            "``HEDERA_BACKEND``)."
+        )
     else:
         runs = "Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``)."
     if fn.standard:
