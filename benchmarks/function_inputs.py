@@ -94,7 +94,7 @@ def _values(dtype: np.dtype, shape: tuple[int, ...], seed: int, options: dict) -
 
 
 def _patch_strategies() -> None:
-    """Sized shapes and typical values for every strategy of tests/strategies.py (once)."""
+    """Sized shapes and typical values for every strategy of tests/core/strategies.py (once)."""
     from hypothesis import strategies as st
     from hypothesis.extra import numpy as hnp
 

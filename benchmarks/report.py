@@ -507,6 +507,16 @@ def peer_ratios(d: dict, size: int) -> dict[str, dict[str, float]]:
     return out
 
 
+def _save_chart(fig: Any, plt: Any, path: Path, title: str | None = None) -> Path:
+    """Write the chart ``fig`` (with its ``title``, laid out) to ``path`` and close it."""
+    if title is not None:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def _charts(data: dict[str, Any], folder: Path) -> list[str]:
     try:
         import matplotlib
@@ -548,12 +558,8 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
                 ax.legend(fontsize=7, ncol=5)
             axes[-1].set_xticks(range(len(functions)))
             axes[-1].set_xticklabels(functions, rotation=90, fontsize=6)
-            fig.suptitle(f"hedera.{library}: dispatch overhead per function (vs baseline (a))")
-            fig.tight_layout()
-            path = folder / f"library_overhead_{library}.png"
-            fig.savefig(path, dpi=90)
-            plt.close(fig)
-            written.append(path)
+            title = f"hedera.{library}: dispatch overhead per function (vs baseline (a))"
+            written.append(_save_chart(fig, plt, folder / f"library_overhead_{library}.png", title))
     d = data.get("dispatch_overhead")
     if d:
         backends = list(d["summary"])
@@ -573,12 +579,8 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
             ax.set_ylabel("time per call / native call (median over functions)")
             ax.set_title(f"{size}-element inputs")
             ax.legend(fontsize=7)
-        fig.suptitle("Per-call cost relative to the native call: hedera and the peers")
-        fig.tight_layout()
-        path = folder / "peer_comparison.png"
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        written.append(path)
+        title = "Per-call cost relative to the native call: hedera and the peers"
+        written.append(_save_chart(fig, plt, folder / "peer_comparison.png", title))
     every = _every_function_results(data)
     chart = _all_functions_chart(every, folder, plt) if every else None
     if chart is not None:
@@ -822,12 +824,8 @@ def _all_functions_chart(d: dict, folder: Path, plt: Any) -> Path | None:
         ax.set_ylabel("functions")
         ax.set_title(f"{size}-element inputs")
         ax.legend(fontsize=7)
-    fig.suptitle("Every function of the API table: time per call relative to its native twin")
-    fig.tight_layout()
-    path = folder / "dispatch_all_functions.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    title = "Every function of the API table: time per call relative to its native twin"
+    return _save_chart(fig, plt, folder / "dispatch_all_functions.png", title)
 
 
 # ---- import time ------------------------------------------------------------------------------
@@ -948,11 +946,7 @@ def _training_chart(d: dict, folder: Path) -> Path | None:
     ax.set_ylabel("hedera / native time per step (median over batch sizes)")
     ax.set_title("Training step: hedera against the native stack, per model")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = folder / "training_step.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return _save_chart(fig, plt, folder / "training_step.png")
 
 
 def build(folder: Path, output: Path) -> str:

@@ -31,6 +31,7 @@ import optree
 
 from . import tree as _tree
 from ._dispatch import (
+    backend_mismatch,
     backend_module,
     backend_name_of_type,
     backend_of_leaves,
@@ -91,10 +92,7 @@ def _find_backend(fname: str, groups: Sequence[tuple[str, list, list]]) -> str:
             found.append((name, root))
     names = {n for n, _ in found}
     if len(names) > 1:
-        from .errors import BackendMismatchError
-
-        parts = ", ".join(f"{root} is {n}" for n, root in found)
-        raise BackendMismatchError(f"{fname}: arrays of different backends in one call ({parts})")
+        raise backend_mismatch(fname, ", ".join(f"{root} is {n}" for n, root in found))
     return found[0][0] if found else current_backend()
 
 

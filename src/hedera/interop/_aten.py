@@ -23,8 +23,7 @@ import numpy as np
 
 import hedera as hd
 from hedera.nn import functional as nnf
-
-Array = Any
+from hedera.typing import Array
 
 #: backends a converted program runs on, in the coverage table's column order
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
@@ -67,8 +66,7 @@ def _constant(like: Array, value: np.ndarray, dtype: Any = None) -> Array:
     return hd.asarray(value, dtype=dtype, backend=hd.backend_of(like))
 
 
-def _is_array(x: Any) -> bool:
-    return hasattr(x, "shape") and hasattr(x, "dtype")
+_is_array = hd.is_array
 
 
 def _like(x: Array, value: Any) -> Array:
