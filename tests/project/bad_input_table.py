@@ -715,7 +715,7 @@ VALID_OPTIONS: dict[str, Any] = {
 
 
 def _ids(name: str) -> frozenset[str]:
-    return frozenset((Path(__file__).parent / name).read_text().split())
+    return frozenset(line for line in (Path(__file__).parent / name).read_text().splitlines() if line)
 
 
 #: cases in the badinput-api helper's lane (hd.random, the creation functions' up-front checks,
