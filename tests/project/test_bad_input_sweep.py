@@ -187,7 +187,8 @@ def _library_targets() -> Iterator[Target]:
                         p.name, kind, p.kind is p.POSITIONAL_ONLY, p.default is p.empty, "array" in kind
                     )
                 )
-            takes_backend = "backend" in sig.parameters
+            backend_param = sig.parameters.get("backend")
+            takes_backend = backend_param is not None and backend_param.default is not backend_param.empty
             yield Target(target, obj, tuple(params), variadic, takes_backend, False)
 
 
