@@ -859,10 +859,10 @@ def _control_flow_table(d: dict) -> list[str]:
     lines = [
         "## Rollouts on `hd.scan`",
         "",
-        "`benchmarks/control_flow.py`: a Pendulum rollout (`hedera.gym.rollout`, batch 16) against "
-        "the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
-        "`tf.function`, a torch Python loop), eager and compiled: the first call (compile) and the "
-        "median time per step. Load average "
+        "`benchmarks/control_flow.py`: a Pendulum rollout (`hd.scan` over `env.step_fn`, batch 16) "
+        "against the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
+        "`tf.function`, torch's `while_loop` operator under `torch.compile`; Python loops eagerly): "
+        "the first call (compile) and the median time per step. Load average "
         f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
         "",
         "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
@@ -876,7 +876,14 @@ def _control_flow_table(d: dict) -> list[str]:
             f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
         )
     for backend, s in d.get("summary", {}).items():
-        lines.append(f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}")
+        marginal = (
+            f"; marginal time per step, hedera / native = {s['marginal_ratio']:.3f}"
+            if "marginal_ratio" in s
+            else ""
+        )
+        lines.append(
+            f"\n{backend}: compile time of 1000 steps / 10 steps = {s['compile_1000_over_10']:.2f}{marginal}"
+        )
     return [*lines, ""]
 
 
