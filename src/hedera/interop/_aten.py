@@ -626,8 +626,10 @@ def _fit_to(x: Array, shape: Sequence[int], skip: int) -> Array:
 
 
 def gather(x: Array, dim: int, index: Array, sparse_grad: bool = False) -> Array:
-    if x.ndim == 0:
-        return hd.reshape(x, tuple(index.shape)) if index.ndim == 0 else x
+    if x.ndim == 0:  # every index is 0: x repeated in index's shape
+        return hd.broadcast_to(x, tuple(index.shape))
+    if math.prod(index.shape) == 0:  # torch allows any rank for an empty index
+        return hd.zeros(tuple(index.shape), dtype=hd.dtype(x))
     dim = dim % x.ndim
     return hd.take_along_axis(_fit_to(x, index.shape, dim), _normalized(index, x.shape[dim]), axis=dim)
 
