@@ -104,30 +104,103 @@ PARAMETERS: dict[str, tuple[str | None, str, str]] = {
              "True: always copy; False: never copy (error if needed); None: copy if needed."),
     "indices": (None, "array", "Integer indices."),
     "norm": (None, '{"backward", "ortho", "forward"}', "Normalisation mode."),
+    "backend": ("str | None", "str, optional",
+                'The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.'),
 }  # fmt: skip
 
+#: the kind of value each non-array parameter takes, where its annotation does not say (or says
+#: less): ``"name"`` for every row, ``"function.name"`` for one row's own. Kinds: ``int``, ``axes``
+#: (an int or a tuple of ints), ``shape`` (the same, as sizes), ``count`` (an int >= 0), ``size``
+#: (an int >= 1), ``sections`` (a size or a sequence of ints), ``widths`` (an int >= 0 or nested
+#: sequences of them: ``pad``'s widths, ``tensordot``'s axes), ``repeats`` (a count or an integer
+#: array), ``number`` (an int or a float);
+#: a trailing ``?`` allows None; a tuple is the option strings the parameter takes.
+#: ``hedera._diagnose`` checks a failed call's arguments against their kinds (a wrong kind:
+#: ``ArgumentTypeError``; a wrong value: ``InvalidArgumentError``), and the bad-input sweep
+#: (``tests/project/test_bad_input_sweep.py``) tries every wrong kind of each.
+ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
+    "shape": "shape",
+    "source": "axes",
+    "destination": "axes",
+    "axes": "axes",
+    "k": "int",
+    "offset": "int",
+    "shift": "axes",
+    "n": "count?",
+    "repetitions": "shape",
+    "num": "count",
+    "num_classes": "count",
+    "n_rows": "count",
+    "n_cols": "count?",
+    "batch_dims": "count",
+    "pad_width": "widths",
+    "indices_or_sections": "sections",
+    "start": "number",
+    "stop": "number?",
+    "step": "number",
+    "fill_value": "number",
+    "correction": "number",
+    "s": "shape?",
+    "norm": ("backward", "ortho", "forward"),
+    "side": ("left", "right"),
+    "indexing": ("xy", "ij"),
+    "pad.mode": ("constant", "reflect", "symmetric", "edge", "wrap"),
+    "linalg.qr.mode": ("reduced", "complete"),
+    "repeat.repeats": "repeats",
+    "top_k.k": "size",
+    "linalg.matrix_power.n": "int",
+    "tensordot.axes": "widths",
+    "linalg.tensordot.axes": "widths",
+    "fft.fftfreq.n": "size",
+    "fft.rfftfreq.n": "size",
+    **{f"fft.{f}.n": "size?" for f in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
+    **{f"fft.{f}.axes": "axes?" for f in ("fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift")},
+    **{f"fft.{f}.d": "number" for f in ("fftfreq", "rfftfreq")},
+}
+
+#: kinds of the annotations of non-array parameters (the row's own, else PARAMETERS')
+_ANNOTATION_KINDS: dict[str, str] = {
+    "int | tuple[int, ...] | None": "axes?",
+    "int | tuple[int, ...]": "axes",
+    "int": "int",
+    "int | None": "int?",
+}
+
+
+def argument_kind(qualname: str, param: str) -> str | tuple[str, ...] | None:
+    """The kind of ``param`` of the row ``qualname`` (:data:`ARGUMENT_KINDS`), or None (any value)."""
+    kind = ARGUMENT_KINDS.get(f"{qualname}.{param}") or ARGUMENT_KINDS.get(param)
+    if kind is not None:
+        return kind
+    row = BY_QUALNAME.get(qualname)
+    if row is None or param in row.array_params:
+        return None
+    annotation = next((p.annotation for p in row.signature if isinstance(p, Param) and p.bare == param), None)
+    return _ANNOTATION_KINDS.get(annotation or "")
+
+
 _TABLE = """
-core | creation | arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | arange(start, /, stop=None, step=1, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     Evenly spaced values in the half-open interval [start, stop), like Python's range.
 core | creation | asarray(obj, /, *, dtype=None, device=None, copy=None, backend=None) -> array | obj | - | - | ext manual
     Convert obj to an array, of obj's backend, of `backend`, or of the current backend.
-core | creation | empty(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | empty(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An uninitialised array of the given shape.
 core | creation | empty_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An uninitialised array with the shape (and, by default, dtype and device) of x.
-core | creation | eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> array | - | - | - | std
+core | creation | eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, backend=None) -> array | - | - | - | std
     A two-dimensional array with ones on the k-th diagonal and zeros elsewhere.
 core | creation | from_dlpack(x, /, *, device=None, copy=None) -> array | x | - | - | std
     An array sharing memory with x through the DLPack protocol.
-core | creation | full(shape, fill_value, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | full(shape, fill_value, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with fill_value.
 core | creation | full_like(x, /, fill_value, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with fill_value.
-core | creation | linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> array | - | - | - | std
+core | creation | linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, backend=None) -> array | - | - | - | std
     num evenly spaced samples over [start, stop] (or [start, stop) when endpoint is False).
 core | creation | meshgrid(*arrays, indexing='xy') -> arrays | *arrays | - | - | std
     Coordinate grids from one-dimensional arrays ("xy" Cartesian or "ij" matrix indexing).
-core | creation | ones(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | ones(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with ones.
 core | creation | ones_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with ones.
@@ -135,7 +208,7 @@ core | creation | tril(x, /, *, k=0) -> array | x | - | matrix | std
     The lower triangle of x's last two axes (elements above the k-th diagonal zeroed).
 core | creation | triu(x, /, *, k=0) -> array | x | - | matrix | std
     The upper triangle of x's last two axes (elements below the k-th diagonal zeroed).
-core | creation | zeros(shape, *, dtype=None, device=None) -> array | - | - | - | std
+core | creation | zeros(shape, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     An array of the given shape filled with zeros.
 core | creation | zeros_like(x, /, *, dtype=None, device=None) -> array | x | - | - | std
     An array like x filled with zeros.

@@ -24,6 +24,7 @@ from typing import Any
 
 from . import backends as _backends_package
 from .errors import (
+    ArgumentTypeError,
     BackendMismatchError,
     BackendNotInstalledError,
     NotAnArrayError,
@@ -507,6 +508,31 @@ def current_function(cache: dict, qualname: str) -> Any:
         return cache[name]
     except KeyError:
         target = cache[name] = function_of(load_backend(name), qualname)
+        return target
+
+
+def named_function(cache: dict, qualname: str, backend: Any) -> Any:
+    """Backend ``backend``'s function ``qualname``: the lookup of a front without array arguments
+    called with ``backend=`` (``hd.zeros(3, backend="torch")``), cached in ``cache`` as
+    :func:`current_function` does.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``backend`` is not a str.
+    UnknownBackendError, BackendNotInstalledError
+        As :func:`load_backend`.
+    """
+    if type(backend) is not str:
+        raise ArgumentTypeError(
+            f"{qualname}: backend must be a backend name (str) or None, got {type(backend).__name__}"
+        )
+    if _is_tracing():
+        return function_of(load_backend(backend), qualname)
+    try:
+        return cache[backend]
+    except KeyError:
+        target = cache[backend] = function_of(load_backend(backend), qualname)
         return target
 
 

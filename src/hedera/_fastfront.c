@@ -27,14 +27,16 @@
  *   CURRENT     no array arguments (zeros, arange): key is the current backend's name, read as
  *               hedera._dispatch.current_backend does, from the state connect_current_backend()
  *               hands over (hedera._dispatch.CURRENT_BACKEND_STATE: use_backend's context
- *               variable, set_backend's one-element list, the torch.compile trace stack).
+ *               variable, set_backend's one-element list, the torch.compile trace stack); or,
+ *               for a call with ``backend="name"``, that name, and the backend function is
+ *               called without the ``backend`` keyword (which only the front has).
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 4
+#define FASTFRONT_ABI 5
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -63,6 +65,9 @@ typedef struct {
 static PyObject *current_var;      /* use_backend's ContextVar: a backend name, or None */
 static PyObject *process_backend;  /* list of one str: set_backend's setting */
 static PyObject *trace_stack;      /* list: not empty while torch.compile traces use_backend */
+static PyObject *backend_keyword;  /* the interned str "backend" */
+
+#define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
 static PyObject *
 call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -263,10 +268,35 @@ failed:
     Py_XDECREF(traceback);
 }
 
+static PyObject *front_call_named(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames, Py_ssize_t at);
+
+/* The index in kwnames of the keyword "backend", or -1. Keyword names of calls written in Python
+ * are interned, so the pointer test almost always decides; a name built at run time is compared. */
+static Py_ssize_t
+backend_keyword_index(PyObject *kwnames)
+{
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        if (name == backend_keyword
+            || (PyUnicode_GET_LENGTH(name) == 7 && PyUnicode_Compare(name, backend_keyword) == 0)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     FrontState *state = (FrontState *)self;
+    if (kwnames != NULL && state->arity == CURRENT) {
+        Py_ssize_t at = backend_keyword_index(kwnames);
+        if (at >= 0) {
+            return front_call_named(state, args, nargs, kwnames, at);
+        }
+    }
     PyObject *target = cached_target(state, args, nargs);
     if (target == NULL) {
         if (PyErr_Occurred()) { /* an unhashable type object, say: let the Python front decide */
@@ -285,6 +315,65 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     }
     explain_failure(state, args, nargs, kwnames);
     return NULL;
+}
+
+/* A CURRENT front called with backend=... (kwnames[at]): a str names the backend whose function
+ * the cache holds under that name, None the current backend; the call goes to that function
+ * without the backend keyword. Any other value, a cache miss, a torch.compile trace or too many
+ * arguments: the Python front decides. */
+static PyObject *
+front_call_named(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 Py_ssize_t at)
+{
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    PyObject *name = args[nargs + at];
+    PyObject *target = NULL;
+    if (nargs + nkw <= MAX_FORWARDED && PyList_GET_SIZE(trace_stack) == 0) {
+        if (name == Py_None) {
+            target = cached_target(state, args, nargs);
+        }
+        else if (PyUnicode_CheckExact(name)) {
+            target = PyDict_GetItemWithError(state->cache, name);
+        }
+    }
+    if (target == NULL) {
+        if (PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                return NULL;
+            }
+            PyErr_Clear();
+        }
+        return call_python_front(state, args, nargs, kwnames);
+    }
+    PyObject *forwarded[MAX_FORWARDED];
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        forwarded[i] = args[i];
+    }
+    PyObject *other_names = NULL;
+    if (nkw > 1) {
+        other_names = PyTuple_New(nkw - 1);
+        if (other_names == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0, j = 0; i < nkw; i++) {
+            if (i == at) {
+                continue;
+            }
+            PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
+            Py_INCREF(keyword);
+            PyTuple_SET_ITEM(other_names, j, keyword);
+            forwarded[nargs + j] = args[nargs + i];
+            j++;
+        }
+    }
+    Py_INCREF(target);
+    PyObject *result = PyObject_Vectorcall(target, forwarded, nargs, other_names);
+    Py_DECREF(target);
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+        explain_failure(state, forwarded, nargs, other_names);
+    }
+    Py_XDECREF(other_names);
+    return result;
 }
 
 static int
@@ -464,6 +553,10 @@ PyMODINIT_FUNC
 PyInit__fastfront(void)
 {
     if (PyType_Ready(&FrontStateType) < 0) {
+        return NULL;
+    }
+    backend_keyword = PyUnicode_InternFromString("backend");
+    if (backend_keyword == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastfront_module);

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ._dispatch import current_function as _current_function
+from ._dispatch import named_function as _named_function
 from ._error_path import diagnose as _diagnose
 from ._dispatch import miss as _miss
 from ._fastpath import CURRENT as _CURRENT
@@ -167,10 +168,10 @@ __all__ = [
 _arange_by_backend: dict = {}
 
 
-def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """Evenly spaced values in the half-open interval [start, stop), like Python's range.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.arange.html
 
     Parameters
@@ -179,17 +180,22 @@ def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, devic
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_arange_by_backend, 'arange')
+    if backend is None:
+        f = _current_function(_arange_by_backend, 'arange')
+    else:
+        f = _named_function(_arange_by_backend, 'arange', backend)
     try:
         return f(start, stop, step, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'arange', {'start': start, 'stop': stop, 'step': step, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'arange', {'start': start, 'stop': stop, 'step': step, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -199,10 +205,10 @@ arange = _accelerate(arange, _arange_by_backend, _CURRENT, 'arange')
 _empty_by_backend: dict = {}
 
 
-def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """An uninitialised array of the given shape.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.empty.html
 
     Parameters
@@ -213,17 +219,22 @@ def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_empty_by_backend, 'empty')
+    if backend is None:
+        f = _current_function(_empty_by_backend, 'empty')
+    else:
+        f = _named_function(_empty_by_backend, 'empty', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'empty', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'empty', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -270,10 +281,10 @@ empty_like = _accelerate(empty_like, _empty_like_by_type, 1, 'empty_like')
 _eye_by_backend: dict = {}
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """A two-dimensional array with ones on the k-th diagonal and zeros elsewhere.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.eye.html
 
     Parameters
@@ -282,17 +293,22 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: 
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_eye_by_backend, 'eye')
+    if backend is None:
+        f = _current_function(_eye_by_backend, 'eye')
+    else:
+        f = _named_function(_eye_by_backend, 'eye', backend)
     try:
         return f(n_rows, n_cols, k=k, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'eye', {'n_rows': n_rows, 'n_cols': n_cols, 'k': k, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'eye', {'n_rows': n_rows, 'n_cols': n_cols, 'k': k, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -339,10 +355,10 @@ from_dlpack = _accelerate(from_dlpack, _from_dlpack_by_type, 1, 'from_dlpack')
 _full_by_backend: dict = {}
 
 
-def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """An array of the given shape filled with fill_value.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.full.html
 
     Parameters
@@ -353,17 +369,22 @@ def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = 
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_full_by_backend, 'full')
+    if backend is None:
+        f = _current_function(_full_by_backend, 'full')
+    else:
+        f = _named_function(_full_by_backend, 'full', backend)
     try:
         return f(shape, fill_value, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'full', {'shape': shape, 'fill_value': fill_value, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'full', {'shape': shape, 'fill_value': fill_value, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -410,10 +431,10 @@ full_like = _accelerate(full_like, _full_like_by_type, 1, 'full_like')
 _linspace_by_backend: dict = {}
 
 
-def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True) -> Array:
+def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
     """num evenly spaced samples over [start, stop] (or [start, stop) when endpoint is False).
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.linspace.html
 
     Parameters
@@ -422,17 +443,22 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_linspace_by_backend, 'linspace')
+    if backend is None:
+        f = _current_function(_linspace_by_backend, 'linspace')
+    else:
+        f = _named_function(_linspace_by_backend, 'linspace', backend)
     try:
         return f(start, stop, num, dtype=dtype, device=device, endpoint=endpoint)
     except Exception as e:
-        _diagnose(e, 'linspace', {'start': start, 'stop': stop, 'num': num, 'dtype': dtype, 'device': device, 'endpoint': endpoint})
+        _diagnose(e, 'linspace', {'start': start, 'stop': stop, 'num': num, 'dtype': dtype, 'device': device, 'endpoint': endpoint, 'backend': backend})
         raise
 
 
@@ -481,10 +507,10 @@ meshgrid = _accelerate(meshgrid, _meshgrid_by_type, _VARIADIC, 'meshgrid')
 _ones_by_backend: dict = {}
 
 
-def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """An array of the given shape filled with ones.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.ones.html
 
     Parameters
@@ -495,17 +521,22 @@ def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_ones_by_backend, 'ones')
+    if backend is None:
+        f = _current_function(_ones_by_backend, 'ones')
+    else:
+        f = _named_function(_ones_by_backend, 'ones', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'ones', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'ones', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 
@@ -618,10 +649,10 @@ triu = _accelerate(triu, _triu_by_type, 1, 'triu')
 _zeros_by_backend: dict = {}
 
 
-def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     """An array of the given shape filled with zeros.
 
-    Runs on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
+    Runs on ``backend``, else on the current backend (``hd.use_backend``, ``hd.set_backend``, ``HEDERA_BACKEND``).
     Semantics: the Python Array API standard 2024.12, https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.zeros.html
 
     Parameters
@@ -632,17 +663,22 @@ def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, devic
         A hedera dtype (``hd.float32``), a native dtype, or a name.
     device : device, optional
         ``"cpu"``, ``"gpu"``, ``"gpu:N"``, or a native device object.
+    backend : str, optional
+        The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.
 
     Returns
     -------
     array
-        A native array of the current backend.
+        A native array of ``backend``, else of the current backend.
     """
-    f = _current_function(_zeros_by_backend, 'zeros')
+    if backend is None:
+        f = _current_function(_zeros_by_backend, 'zeros')
+    else:
+        f = _named_function(_zeros_by_backend, 'zeros', backend)
     try:
         return f(shape, dtype=dtype, device=device)
     except Exception as e:
-        _diagnose(e, 'zeros', {'shape': shape, 'dtype': dtype, 'device': device})
+        _diagnose(e, 'zeros', {'shape': shape, 'dtype': dtype, 'device': device, 'backend': backend})
         raise
 
 

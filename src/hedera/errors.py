@@ -15,6 +15,7 @@ __all__ = [
     "BackendNotInstalledError",
     "BackendMismatchError",
     "NotAnArrayError",
+    "ArgumentTypeError",
     "InvalidAxisError",
     "ShapeError",
     "BroadcastError",
@@ -25,6 +26,10 @@ __all__ = [
     "NoAutodiffError",
     "StructureError",
     "CheckpointError",
+    "CheckpointFileError",
+    "CheckpointNotFoundError",
+    "CheckpointPermissionError",
+    "CheckpointIsADirectoryError",
     "StateMismatchError",
     "LaunchError",
 ]
@@ -37,7 +42,10 @@ class HederaError(Exception):
         super().__init_subclass__(**kwargs)
         # TF AutoGraph re-raises an error from inside tf.function as its own class only if its
         # __init__ is Exception.__init__ (else as a StagingError); keep hedera's classes intact.
-        if not issubclass(cls, ImportError):
+        # OSError's own __init__ is kept: it sets errno, strerror and filename (CheckpointFileError).
+        if issubclass(cls, OSError):
+            cls.__init__ = OSError.__init__  # type: ignore[misc]
+        elif not issubclass(cls, ImportError):
             cls.__init__ = Exception.__init__  # type: ignore[misc]
 
 
@@ -57,7 +65,12 @@ class BackendMismatchError(BackendError, TypeError):
     """Arrays of two different frameworks were passed to one call."""
 
 
-class NotAnArrayError(HederaError, TypeError):
+class ArgumentTypeError(HederaError, TypeError):
+    """An argument of the wrong kind: a float, str, bool, None or array where an int or a shape goes,
+    a non-callable where a function goes, ... The message names the function and the argument."""
+
+
+class NotAnArrayError(ArgumentTypeError):
     """An argument that must be an array (of a known framework) was something else."""
 
 
@@ -102,6 +115,26 @@ class StructureError(HederaError, ValueError):
 
 class CheckpointError(HederaError, ValueError):
     """A file :func:`hedera.load` cannot read: not safetensors, truncated or corrupt; the message names it."""
+
+
+class CheckpointFileError(CheckpointError, OSError):
+    """:func:`hedera.save` or :func:`hedera.load` could not write or read the file (an ``OSError``).
+
+    ``filename`` is the path the user gave (never hedera's temporary file); ``errno`` and
+    ``strerror`` are the operating system's.
+    """
+
+
+class CheckpointNotFoundError(CheckpointFileError, FileNotFoundError):
+    """The file to load, or the directory to save into, does not exist."""
+
+
+class CheckpointPermissionError(CheckpointFileError, PermissionError):
+    """The file (or its directory) may not be read or written."""
+
+
+class CheckpointIsADirectoryError(CheckpointFileError, IsADirectoryError):
+    """The path names a directory, not a file."""
 
 
 class StateMismatchError(StructureError):

@@ -29,6 +29,7 @@ which is flushed to disk (``fsync``) and then renamed over ``path``
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -47,6 +48,10 @@ from .container import Container
 from .errors import (
     BackendMismatchError,
     CheckpointError,
+    CheckpointFileError,
+    CheckpointIsADirectoryError,
+    CheckpointNotFoundError,
+    CheckpointPermissionError,
     HederaError,
     InvalidArgumentError,
     NotAnArrayError,
@@ -202,6 +207,11 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     InvalidArgumentError
         A node type save cannot rebuild (a named tuple, a custom class), or a
         dict key that is not a str or int.
+    CheckpointFileError
+        The file cannot be written (``CheckpointNotFoundError``, a
+        ``FileNotFoundError``, when its directory does not exist;
+        ``CheckpointPermissionError``, a ``PermissionError``); the message and
+        ``filename`` name ``path``, and nothing is left behind.
 
     Examples
     --------
@@ -239,7 +249,13 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "tree": spec}, separators=(",", ":"))
     if writes:
         metadata = {_META_KEY: header}
-        _atomic_write(os.fspath(path), lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
+        target = os.fspath(path)
+        try:
+            _atomic_write(target, lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
+        except OSError as e:
+            if isinstance(e, HederaError):
+                raise
+            raise _file_error("save", "write", target, e) from None
     del arrays
     if barrier:
         from .distributed import _checkpoint
@@ -269,6 +285,25 @@ def _spec_leaves(spec: dict[str, Any]) -> list[dict[str, Any]]:
     if spec["type"] == "array":
         return [spec]
     return [leaf for child in spec.get("values", ()) for leaf in _spec_leaves(child)]
+
+
+#: the operating system's error -> hedera's, which is also that built-in (``except FileNotFoundError``)
+_FILE_ERRORS: dict[type[OSError], type[CheckpointFileError]] = {
+    FileNotFoundError: CheckpointNotFoundError,
+    PermissionError: CheckpointPermissionError,
+    IsADirectoryError: CheckpointIsADirectoryError,
+}
+
+
+def _file_error(fname: str, verb: str, path: str, e: OSError) -> CheckpointFileError:
+    """``e`` (which may name hedera's temporary file) as hedera's error naming the user's ``path``."""
+    cls = next((h for builtin, h in _FILE_ERRORS.items() if isinstance(e, builtin)), CheckpointFileError)
+    reason = e.strerror or str(e)
+    directory = os.path.dirname(os.path.abspath(path))
+    if verb == "write" and not os.path.isdir(directory):
+        reason += f"; its directory {directory!r} does not exist"
+    # str(): "[Errno 2] save: cannot write the file (No such file or directory; ...): 'path'"
+    return cls(e.errno, f"{fname}: cannot {verb} the file ({reason})", path)
 
 
 def _atomic_write(path: str, write: Any) -> None:
@@ -357,8 +392,9 @@ def load(path: str | os.PathLike[str], backend: str | None = None, *, device: An
     UnsupportedDtypeError
         The backend lacks a dtype in the file (bfloat16 on numpy, uint32 on
         torch, float64 on jax without x64); the message names the leaf.
-    FileNotFoundError
-        There is no file at ``path``.
+    CheckpointNotFoundError
+        There is no file at ``path`` (a ``FileNotFoundError``; other ``OSError`` errors are
+        :class:`~hedera.errors.CheckpointFileError`); the message and ``filename`` name ``path``.
     """
     path = os.fspath(path)
     header, meta = _read_header(path)
@@ -402,12 +438,15 @@ def _read_header(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     """The tensor entries and the metadata of a safetensors file, validated by safetensors itself."""
     st = _safetensors()
     if os.path.isdir(path):
-        raise IsADirectoryError(f"load: {path!r} is a directory")
+        raise _file_error("load", "read", path, IsADirectoryError(errno.EISDIR, "it is a directory"))
+    try:
+        with open(path, "rb"):  # the operating system's error, not safetensors' rewording of it
+            pass
+    except OSError as e:
+        raise _file_error("load", "read", path, e) from None
     try:
         with st.safe_open(path, framework="np") as f:
             meta = f.metadata() or {}
-    except FileNotFoundError:
-        raise
     except Exception as e:
         raise CheckpointError(
             f"load: {path!r} is not a valid safetensors file (truncated or corrupt?): {e}"

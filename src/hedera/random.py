@@ -29,12 +29,20 @@ its numbers.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
 from ._dispatch import backend_module, backend_name_of_type, backend_of_leaves, current_backend
-from .errors import InvalidArgumentError, InvalidAxisError, NotAnArrayError, ShapeError
+from .errors import (
+    ArgumentTypeError,
+    BackendMismatchError,
+    InvalidArgumentError,
+    InvalidAxisError,
+    NotAnArrayError,
+    ShapeError,
+)
 from .jit import in_jit
 
 __all__ = [
@@ -74,17 +82,19 @@ def _module_of(value: Any) -> ModuleType | None:
     return module
 
 
-def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
-    """The backend random module for a call: the key's and array arguments' backend, else the current one.
+def _resolve(fname: str, key: Any, *named: tuple[str, Any], backend: str | None = None) -> ModuleType:
+    """The backend random module for a call: the key's and array arguments' backend, else
+    ``backend``, else the current one.
 
-    ``named`` holds ``(argname, value)`` pairs of the arguments that may be arrays.
+    ``named`` holds ``(argname, value)`` pairs of the arguments that may be arrays; an explicit
+    ``backend`` that differs from theirs raises :class:`~hedera.errors.BackendMismatchError`.
     """
     module, first, first_value = None, "key", key
     if key is not None:
         module = _module_of(key)
         if module is None:
             raise NotAnArrayError(
-                f"{fname}: key must be a key array from hd.random.key or hd.random.split, "
+                f"hd.random.{fname}: key must be a key array from hd.random.key or hd.random.split, "
                 f"got {type(key).__name__}"
             )
     for argname, value in named:
@@ -96,6 +106,14 @@ def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
         if module is not None:  # raises, naming both
             backend_of_leaves(fname, [first_value, value], [first, argname], describe=str, advice="")
         module, first, first_value = m, argname, value
+    if backend is not None:
+        wanted = _named_module(fname, backend)
+        if module is not None and module is not wanted:
+            raise BackendMismatchError(
+                f"hd.random.{fname}: backend={backend!r}, but {first} is an array of "
+                f"{backend_name_of_type(type(first_value))}"
+            )
+        module = wanted
     if key is None:
         if in_jit.get():
             raise InvalidArgumentError(
@@ -107,18 +125,48 @@ def _resolve(fname: str, key: Any, *named: tuple[str, Any]) -> ModuleType:
     return module
 
 
+def _named_backend(fname: str, backend: Any) -> str:
+    if not isinstance(backend, str):
+        raise ArgumentTypeError(
+            f"hd.random.{fname}: backend must be a backend name (str) or None, got {type(backend).__name__}"
+        )
+    return backend
+
+
+def _named_module(fname: str, backend: Any) -> ModuleType:
+    return _module(_named_backend(fname, backend))
+
+
 def _shape(fname: str, shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, int) and not isinstance(shape, bool):
-        shape = (shape,)
-    try:
-        out = tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(
-            f"{fname}: shape must be an int or a tuple of ints, got {shape!r}"
-        ) from None
+    """``shape`` (an int or a sequence of ints) as a tuple of non-negative ints.
+
+    An array is never taken for a shape (``hd.random.normal(key, (2,))``, the key passed where the
+    shape goes, is an error), nor are floats or bools.
+    """
+    if isinstance(shape, (tuple, list)):
+        dims = shape
+    elif backend_name_of_type(type(shape)) is not None and getattr(shape, "ndim", 0) != 0:
+        raise ArgumentTypeError(
+            f"hd.random.{fname}: shape must be an int or a tuple of ints, got an array of shape "
+            f"{tuple(shape.shape)}; pass a key by keyword: hd.random.{fname}(shape, key=key)"
+        )
+    elif hasattr(shape, "__index__") or isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        dims = (shape,)
+    else:  # a framework's shape object (tf.TensorShape, torch.Size)
+        dims = tuple(shape)
+    out = []
+    for d in dims:
+        try:
+            if isinstance(d, bool):
+                raise TypeError
+            out.append(operator.index(d))
+        except TypeError:
+            raise ArgumentTypeError(
+                f"hd.random.{fname}: shape must be an int or a tuple of ints, got {shape!r}"
+            ) from None
     if any(d < 0 for d in out):
-        raise InvalidArgumentError(f"{fname}: shape must not have negative sizes, got {out}")
-    return out
+        raise InvalidArgumentError(f"hd.random.{fname}: shape must not have negative sizes, got {tuple(out)}")
+    return tuple(out)
 
 
 def _int_seed(fname: str, value: Any) -> int:
@@ -126,9 +174,11 @@ def _int_seed(fname: str, value: Any) -> int:
         try:
             value = int(value.__index__())
         except (AttributeError, TypeError):
-            raise InvalidArgumentError(f"{fname}: seed must be an int, got {type(value).__name__}") from None
+            raise ArgumentTypeError(
+                f"hd.random.{fname}: seed must be an int, got {type(value).__name__}"
+            ) from None
     if not -(2**63) <= value < 2**64:
-        raise InvalidArgumentError(f"{fname}: seed must fit in 64 bits, got {value}")
+        raise InvalidArgumentError(f"hd.random.{fname}: seed must fit in 64 bits, got {value}")
     return value & 0xFFFFFFFFFFFFFFFF
 
 
@@ -142,7 +192,8 @@ def seed(n: int, *, backend: str | None = None) -> None:
     generators are left alone). After ``seed(n)`` the sequence of stateful calls
     is reproducible on that backend.
     """
-    _module(backend or current_backend()).seed(_int_seed("seed", n))
+    n = _int_seed("seed", n)
+    _module(current_backend() if backend is None else _named_backend("seed", backend)).seed(n)
 
 
 def key(seed: int, *, backend: str | None = None, device: Any = None) -> Any:
@@ -158,7 +209,10 @@ def key(seed: int, *, backend: str | None = None, device: Any = None) -> Any:
     >>> bool((hd.random.uniform(3, key=k) == hd.random.uniform(3, key=k)).all())
     True
     """
-    return _module(backend or current_backend()).key(_int_seed("key", seed), device=device)
+    n = _int_seed("key", seed)
+    return _module(current_backend() if backend is None else _named_backend("key", backend)).key(
+        n, device=device
+    )
 
 
 def split(key: Any, num: int = 2) -> tuple[Any, ...]:
@@ -166,10 +220,12 @@ def split(key: Any, num: int = 2) -> tuple[Any, ...]:
 
     Split keys are independent of each other and of draws made with ``key``.
     """
-    if isinstance(num, bool) or not isinstance(num, int) or num < 1:
-        raise InvalidArgumentError(f"split: num must be a positive int, got {num!r}")
+    if isinstance(num, bool) or not isinstance(num, int):
+        raise ArgumentTypeError(f"hd.random.split: num must be a positive int, got {type(num).__name__}")
+    if num < 1:
+        raise InvalidArgumentError(f"hd.random.split: num must be a positive int, got {num!r}")
     if key is None:
-        raise InvalidArgumentError("split: key must be a key array, got None")
+        raise NotAnArrayError("hd.random.split: key must be a key array, got None")
     return _resolve("split", key).split(key, num)
 
 
@@ -181,9 +237,10 @@ def uniform(
     minval: Any = 0.0,
     maxval: Any = 1.0,
     *,
+    key: Any = None,
     dtype: Any = None,
     device: Any = None,
-    key: Any = None,
+    backend: str | None = None,
 ) -> Any:
     """Uniform samples in ``[minval, maxval)`` of ``shape``.
 
@@ -196,8 +253,9 @@ def uniform(
     >>> x.shape, bool(((x >= -1) & (x < 1)).all())
     ((2, 3), True)
     """
-    m = _resolve("uniform", key, ("minval", minval), ("maxval", maxval))
-    return m.uniform(_shape("uniform", shape), minval, maxval, dtype=dtype, device=device, key=key)
+    shape = _shape("uniform", shape)
+    m = _resolve("uniform", key, ("minval", minval), ("maxval", maxval), backend=backend)
+    return m.uniform(shape, minval, maxval, dtype=dtype, device=device, key=key)
 
 
 def normal(
@@ -205,13 +263,15 @@ def normal(
     mean: Any = 0.0,
     std: Any = 1.0,
     *,
+    key: Any = None,
     dtype: Any = None,
     device: Any = None,
-    key: Any = None,
+    backend: str | None = None,
 ) -> Any:
     """Normal samples with ``mean`` and standard deviation ``std`` (scalars or broadcastable arrays)."""
-    m = _resolve("normal", key, ("mean", mean), ("std", std))
-    return m.normal(_shape("normal", shape), mean, std, dtype=dtype, device=device, key=key)
+    shape = _shape("normal", shape)
+    m = _resolve("normal", key, ("mean", mean), ("std", std), backend=backend)
+    return m.normal(shape, mean, std, dtype=dtype, device=device, key=key)
 
 
 def truncated_normal(
@@ -219,18 +279,18 @@ def truncated_normal(
     mean: Any = 0.0,
     std: Any = 1.0,
     *,
+    key: Any = None,
     dtype: Any = None,
     device: Any = None,
-    key: Any = None,
+    backend: str | None = None,
 ) -> Any:
     """Normal samples truncated to ``(mean - 2 std, mean + 2 std)``.
 
     As ``jax.random.truncated_normal(key, -2, 2)`` and ``tf.random.truncated_normal``.
     """
-    m = _resolve("truncated_normal", key, ("mean", mean), ("std", std))
-    return m.truncated_normal(
-        _shape("truncated_normal", shape), mean, std, dtype=dtype, device=device, key=key
-    )
+    shape = _shape("truncated_normal", shape)
+    m = _resolve("truncated_normal", key, ("mean", mean), ("std", std), backend=backend)
+    return m.truncated_normal(shape, mean, std, dtype=dtype, device=device, key=key)
 
 
 def randint(
@@ -238,9 +298,10 @@ def randint(
     low: int,
     high: int,
     *,
+    key: Any = None,
     dtype: Any = None,
     device: Any = None,
-    key: Any = None,
+    backend: str | None = None,
 ) -> Any:
     """Uniform integers in ``[low, high)`` (Python ints), of an integer ``dtype`` (default ``int64``).
 
@@ -248,40 +309,57 @@ def randint(
     """
     for argname, v in (("low", low), ("high", high)):
         if isinstance(v, bool) or not isinstance(v, int):
-            raise InvalidArgumentError(f"randint: {argname} must be a Python int, got {type(v).__name__}")
+            raise ArgumentTypeError(
+                f"hd.random.randint: {argname} must be a Python int, got {type(v).__name__}"
+            )
     if high <= low:
-        raise InvalidArgumentError(f"randint: expected low < high, got low={low}, high={high}")
-    m = _resolve("randint", key)
-    return m.randint(_shape("randint", shape), low, high, dtype=dtype, device=device, key=key)
+        raise InvalidArgumentError(f"hd.random.randint: expected low < high, got low={low}, high={high}")
+    shape = _shape("randint", shape)
+    m = _resolve("randint", key, backend=backend)
+    return m.randint(shape, low, high, dtype=dtype, device=device, key=key)
 
 
 def bernoulli(
-    p: Any = 0.5, shape: int | Sequence[int] | None = None, *, device: Any = None, key: Any = None
+    p: Any = 0.5,
+    shape: int | Sequence[int] | None = None,
+    *,
+    key: Any = None,
+    device: Any = None,
+    backend: str | None = None,
 ) -> Any:
     """Boolean samples, ``True`` with probability ``p`` (a scalar or an array broadcastable to ``shape``).
 
     ``shape`` defaults to ``p``'s shape.
     """
-    m = _resolve("bernoulli", key, ("p", p))
-    return m.bernoulli(p, None if shape is None else _shape("bernoulli", shape), device=device, key=key)
+    shape = None if shape is None else _shape("bernoulli", shape)
+    m = _resolve("bernoulli", key, ("p", p), backend=backend)
+    return m.bernoulli(p, shape, device=device, key=key)
 
 
-def permutation(x: int | Any, *, axis: int = 0, device: Any = None, key: Any = None) -> Any:
+def permutation(
+    x: int | Any, *, axis: int = 0, key: Any = None, device: Any = None, backend: str | None = None
+) -> Any:
     """A random permutation of ``range(x)`` (``int64``) for int ``x``, else of ``x``'s slices on ``axis``."""
-    if isinstance(x, bool) or (isinstance(x, int) and x < 0):
-        raise InvalidArgumentError(f"permutation: x must be a non-negative int or an array, got {x!r}")
+    if isinstance(x, bool):
+        raise ArgumentTypeError("hd.random.permutation: x must be a non-negative int or an array, got a bool")
+    if isinstance(x, int) and x < 0:
+        raise InvalidArgumentError(
+            f"hd.random.permutation: x must be a non-negative int or an array, got {x!r}"
+        )
     if not isinstance(x, int):
         if backend_name_of_type(type(x)) is None:
-            raise NotAnArrayError(f"permutation: x must be an int or an array, got {type(x).__name__}")
+            raise NotAnArrayError(
+                f"hd.random.permutation: x must be an int or an array, got {type(x).__name__}"
+            )
         _check_axis("permutation", axis, x)
-    m = _resolve("permutation", key, ("x", x))
+    m = _resolve("permutation", key, ("x", x), backend=backend)
     return m.permutation(x, axis=axis, device=device, key=key)
 
 
 def shuffle(x: Any, axis: int = 0, *, key: Any = None) -> Any:
     """A copy of ``x`` with its slices along ``axis`` in random order (``x`` is not modified)."""
     if backend_name_of_type(type(x)) is None:
-        raise NotAnArrayError(f"shuffle: x must be an array, got {type(x).__name__}")
+        raise NotAnArrayError(f"hd.random.shuffle: x must be an array, got {type(x).__name__}")
     _check_axis("shuffle", axis, x)
     m = _resolve("shuffle", key, ("x", x))
     return m.shuffle(x, axis=axis, key=key)
@@ -308,14 +386,14 @@ def categorical(
         Gumbel-max trick on every backend.
     """
     if backend_name_of_type(type(logits)) is None:
-        raise NotAnArrayError(f"categorical: logits must be an array, got {type(logits).__name__}")
+        raise NotAnArrayError(f"hd.random.categorical: logits must be an array, got {type(logits).__name__}")
     _check_axis("categorical", axis, logits)
     batch = tuple(d for i, d in enumerate(logits.shape) if i != axis % len(logits.shape))
     if shape is not None:
         shape = _shape("categorical", shape)
         if len(shape) < len(batch) or (batch and tuple(shape[len(shape) - len(batch) :]) != batch):
             raise ShapeError(
-                f"categorical: shape {shape} must end with the batch shape {batch} "
+                f"hd.random.categorical: shape {shape} must end with the batch shape {batch} "
                 f"(logits' shape without axis {axis})"
             )
     m = _resolve("categorical", key, ("logits", logits))
@@ -325,4 +403,6 @@ def categorical(
 def _check_axis(fname: str, axis: int, x: Any) -> None:
     ndim = len(x.shape)
     if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1) or ndim == 0:
-        raise InvalidAxisError(f"{fname}: axis={axis!r} is out of range for an array of {ndim} dimensions")
+        raise InvalidAxisError(
+            f"hd.random.{fname}: axis={axis!r} is out of range for an array of {ndim} dimensions"
+        )

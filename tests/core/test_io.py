@@ -6,6 +6,7 @@ The reference for values is the NumPy data the trees were built from.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections import OrderedDict, namedtuple
 
@@ -269,8 +270,34 @@ def test_failed_write_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
 
 
 def test_missing_directory(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        hd.save({"a": np.ones(1)}, tmp_path / "nope" / "x.safetensors")
+    """The error names the path the user gave (not hedera's temporary file), and is still a
+    FileNotFoundError with the operating system's errno."""
+    path = tmp_path / "nope" / "x.safetensors"
+    with pytest.raises(FileNotFoundError) as info:
+        hd.save({"a": np.ones(1)}, path)
+    e = info.value
+    assert isinstance(e, hd.CheckpointNotFoundError) and isinstance(e, hd.HederaError)
+    assert e.errno == errno.ENOENT and e.filename == str(path)
+    assert str(path) in str(e) and "save" in str(e) and "nope' does not exist" in str(e)
+    assert ".tmp" not in str(e)
+    assert os.listdir(tmp_path) == []
+
+
+def test_unwritable_targets_name_the_path_and_leave_nothing(tmp_path):
+    target = tmp_path / "adir"
+    target.mkdir()
+    with pytest.raises(IsADirectoryError) as info:
+        hd.save({"a": np.ones(1)}, target)
+    assert isinstance(info.value, hd.CheckpointFileError) and info.value.filename == str(target)
+    assert ".tmp" not in str(info.value)
+    assert sorted(os.listdir(tmp_path)) == ["adir"] and os.listdir(target) == []
+    if os.geteuid() != 0:  # root may write anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(PermissionError) as info:
+            hd.save({"a": np.ones(1)}, locked / "x.safetensors")
+        assert isinstance(info.value, hd.CheckpointPermissionError)
+        assert str(locked / "x.safetensors") in str(info.value)
 
 
 # ---- corrupt files ---------------------------------------------------------------------
@@ -332,8 +359,18 @@ def test_malformed_hedera_metadata(tmp_path, bad):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        hd.load(tmp_path / "absent.safetensors")
+    path = tmp_path / "absent.safetensors"
+    with pytest.raises(FileNotFoundError) as info:
+        hd.load(path)
+    assert isinstance(info.value, hd.CheckpointNotFoundError)
+    assert info.value.errno == errno.ENOENT and info.value.filename == str(path)
+    assert "load" in str(info.value) and str(path) in str(info.value)
+
+
+def test_loading_a_directory(tmp_path):
+    with pytest.raises(IsADirectoryError) as info:
+        hd.load(tmp_path)
+    assert isinstance(info.value, hd.CheckpointFileError) and info.value.filename == str(tmp_path)
 
 
 def test_jax_without_x64_refuses_float64(tmp_path):

@@ -310,13 +310,90 @@ def test_errors(backend):
             hd.random.uniform((2, -1), key=key)
         with pytest.raises(hd.InvalidArgumentError, match="num must be a positive int"):
             hd.random.split(key, 0)
-        with pytest.raises(hd.InvalidArgumentError, match="seed must be an int"):
+        with pytest.raises(hd.ArgumentTypeError, match="seed must be an int"):
             hd.random.seed(1.5)
+        with pytest.raises(hd.ArgumentTypeError, match="num must be a positive int"):
+            hd.random.split(key, 2.0)
+        with pytest.raises(hd.ArgumentTypeError, match="low must be a Python int"):
+            hd.random.randint((2,), 0.5, 3, key=key)
         logits = hd.zeros((2, 3))
         with pytest.raises(hd.ShapeError, match=r"must end with the batch shape \(2,\)"):
             hd.random.categorical(logits, (5, 3), key=key)
         with pytest.raises(hd.InvalidAxisError):
             hd.random.shuffle(logits, 2, key=key)
+
+
+#: every sampler that takes a shape, called with ``shape`` and a key
+SHAPED = {
+    "uniform": lambda shape, **k: hd.random.uniform(shape, **k),
+    "normal": lambda shape, **k: hd.random.normal(shape, **k),
+    "truncated_normal": lambda shape, **k: hd.random.truncated_normal(shape, **k),
+    "randint": lambda shape, **k: hd.random.randint(shape, 0, 5, **k),
+    "bernoulli": lambda shape, **k: hd.random.bernoulli(0.5, shape, **k),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_an_array_is_never_a_shape(backend, name):
+    """``hd.random.normal(key, (2,))`` (the key where the shape goes) is a TypeError of hedera's
+    naming the function, on every backend; so are float and bool sizes. Never a shape."""
+    key = hd.random.key(0, backend=backend)
+    draw = SHAPED[name]
+    bads = [key, hd.zeros((2,), backend=backend), (2.0,), 2.5, (True, 2), "3"]
+    if name != "bernoulli":  # whose shape=None means p's shape
+        bads.append(None)
+    for bad in bads:
+        expected = rf"hd\.random\.{name}: shape must be an int or a tuple"
+        with pytest.raises(hd.ArgumentTypeError, match=expected) as info:
+            draw(bad, key=key)
+        assert isinstance(info.value, TypeError)
+    with pytest.raises(hd.ArgumentTypeError, match="pass a key by keyword"):
+        draw(key)  # the stateful call too
+    assert tuple(draw(np.int64(3), key=key).shape) == (3,)  # integers that are not Python ints are sizes
+    assert tuple(draw([2, np.int32(1)], key=key).shape) == (2, 1)
+
+
+def test_positional_key_in_the_issue(backend):
+    """The two calls of issue 21: a key passed where the shape goes."""
+    key = hd.random.key(0, backend=backend)
+    with pytest.raises(hd.ArgumentTypeError, match=r"hd\.random\.normal: shape"):
+        hd.random.normal(key, (2,))
+    with pytest.raises(hd.ArgumentTypeError, match=r"hd\.random\.uniform: shape"):
+        hd.random.uniform(key, (3,))
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_backend_argument(backend, name):
+    """``backend=`` picks the backend of a call without arrays, whatever the current one is."""
+    other = "numpy" if backend != "numpy" else selected_other(backend)
+    draw = SHAPED[name]
+    with hd.use_backend(other):
+        x = draw((2, 3), backend=backend)
+        assert hd.backend_of(x) == backend and tuple(x.shape) == (2, 3)
+        key = hd.random.key(7, backend=backend)
+        assert hd.backend_of(key) == backend
+        y, z = draw((4,), key=key, backend=backend), draw((4,), key=key)
+        np.testing.assert_array_equal(npy(y), npy(z))
+        hd.random.seed(3, backend=backend)
+        first = npy(draw((4,), backend=backend))
+        hd.random.seed(3, backend=backend)
+        np.testing.assert_array_equal(npy(draw((4,), backend=backend)), first)
+    assert hd.backend_of(hd.random.permutation(4, backend=backend)) == backend
+    if other != backend:
+        expected = rf"backend='{other}', but key is an array of {backend}"
+        with pytest.raises(hd.BackendMismatchError, match=expected):
+            draw((2,), key=key, backend=other)
+    with pytest.raises(hd.UnknownBackendError, match="caffe"):
+        draw((2,), backend="caffe")
+    with pytest.raises(hd.ArgumentTypeError, match="backend must be a backend name"):
+        draw((2,), backend=3)
+
+
+def selected_other(backend):
+    """A backend other than ``backend`` among those installed (``backend`` itself if none)."""
+    from conftest import selected_backends
+
+    return next((b for b in selected_backends() if b != backend), backend)
 
 
 def test_mixed_backends_raise():

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import dtypes as _hd_dtypes
-from ..errors import DtypeError, InvalidArgumentError, InvalidAxisError
+from ..errors import ArgumentTypeError, DtypeError, InvalidArgumentError, InvalidAxisError
 
 _KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps": "gpu"}
 
@@ -32,6 +32,15 @@ def parse_device(device: str, argname: str = "device") -> tuple[str, int]:
             f"{argname}: expected a device such as 'cpu', 'gpu' or 'gpu:0', got {device!r}"
         )
     return _KIND_OF_DEVICE[kind], int(index or 0)
+
+
+def wrong_device_kind(device: Any, argname: str = "device") -> ArgumentTypeError:
+    """The error for a ``device`` that is neither a device string nor the framework's device object
+    (an int, say: the same error on every backend, where torch alone would read a CUDA ordinal)."""
+    return ArgumentTypeError(
+        f"{argname}: expected a device such as 'cpu', 'gpu' or 'gpu:0' (or the framework's device "
+        f"object), got {type(device).__name__} {device!r}"
+    )
 
 
 def device_string(kind: str, index: int) -> str:

@@ -104,7 +104,8 @@ class Env:
 
     def terminated_fn(self, state: Array) -> Array:
         """Whether ``state`` ends an episode (boolean ``(...)``); never, unless the environment says so."""
-        return hd.zeros(tuple(state.shape[:-1]), dtype=hd.bool, device=hd.device(state))
+        shape = tuple(state.shape[:-1])
+        return hd.zeros(shape, dtype=hd.bool, device=hd.device(state), backend=hd.backend_of(state))
 
     def gym_reward_fn(self, state: Array, action: Array, next_state: Array) -> Array:
         """gymnasium's (possibly non-smooth) reward of the step, where the environment has one."""

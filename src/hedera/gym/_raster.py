@@ -33,15 +33,12 @@ class Canvas:
     ) -> None:
         self.height, self.width = int(height), int(width)
         self.pixel = max((xlim[1] - xlim[0]) / self.width, (ylim[1] - ylim[0]) / self.height)
-        with hd.use_backend("numpy"):
-            xs = xlim[0] + (hd.arange(self.width, dtype=hd.float64) + 0.5) * (xlim[1] - xlim[0]) / self.width
-            ys = (
-                ylim[1] - (hd.arange(self.height, dtype=hd.float64) + 0.5) * (ylim[1] - ylim[0]) / self.height
-            )
-            self.x, self.y = hd.meshgrid(xs, ys)  # (H, W) each
-            self.image = hd.stack(
-                [hd.full((self.height, self.width), c, dtype=hd.float64) for c in background], axis=-1
-            )
+        on_numpy = {"dtype": hd.float64, "backend": "numpy"}
+        xs = xlim[0] + (hd.arange(self.width, **on_numpy) + 0.5) * (xlim[1] - xlim[0]) / self.width
+        ys = ylim[1] - (hd.arange(self.height, **on_numpy) + 0.5) * (ylim[1] - ylim[0]) / self.height
+        self.x, self.y = hd.meshgrid(xs, ys)  # (H, W) each
+        planes = [hd.full((self.height, self.width), c, **on_numpy) for c in background]
+        self.image = hd.stack(planes, axis=-1)
 
     # ----------------------------------------------------------------- blending
     def _paint(self, distance: Array, color: Color) -> None:

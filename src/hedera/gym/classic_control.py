@@ -103,7 +103,8 @@ class CartPole(Env):
 
     def gym_reward_fn(self, state: Array, action: Array, next_state: Array) -> Array:
         """gymnasium's reward for a step from a live state: 1 (also on the step the pole falls)."""
-        return hd.ones(tuple(next_state.shape[:-1]), dtype=hd.dtype(next_state), device=hd.device(next_state))
+        shape, dtype = tuple(next_state.shape[:-1]), hd.dtype(next_state)
+        return hd.ones(shape, dtype=dtype, device=hd.device(next_state), backend=hd.backend_of(next_state))
 
     def _on_reset(self) -> None:
         self._steps_beyond_terminated: int | None = None

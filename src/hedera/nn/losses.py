@@ -9,7 +9,10 @@ PyTorch's is ``1``).
 
 from __future__ import annotations
 
+import math
+
 import hedera as hd
+from hedera.jit import inside_trace
 from hedera.typing import Array
 
 from .functional import _args
@@ -46,6 +49,15 @@ def _class_axis(op: str, shape: tuple, axis: int) -> int:
 
 def _pick(op: str, log_probs: Array, targets: Array, axis: int) -> Array:
     """``log_probs`` at the integer class ``targets`` along ``axis`` (which ``targets`` lacks)."""
+    if axis == len(_args.shape_of(log_probs)) - 1:  # the classes last: the backend's own gather
+        picked = hd.nn_ops.gather_classes(log_probs, targets)
+        if picked is not None:
+            return picked
+    index = hd.expand_dims(targets, axis=axis)
+    return hd.squeeze(hd.take_along_axis(log_probs, index, axis=axis), axis=axis)
+
+
+def _check_targets_shape(op: str, log_probs: Array, targets: Array, axis: int) -> None:
     shape = _args.shape_of(log_probs)
     expected = shape[:axis] + shape[axis + 1 :]
     if _args.shape_of(targets) != expected:
@@ -53,11 +65,92 @@ def _pick(op: str, log_probs: Array, targets: Array, axis: int) -> Array:
             f"{op}: integer targets must have the input's shape without the class axis {axis}, "
             f"{expected}, got shape {_args.shape_of(targets)}"
         )
-    index = hd.expand_dims(targets, axis=axis)
-    return hd.squeeze(hd.take_along_axis(log_probs, index, axis=axis), axis=axis)
 
 
-def nll_loss(log_probs: Array, targets: Array, *, axis: int = -1, reduction: str = "mean") -> Array:
+def _check_ignore_index(op: str, ignore_index: object) -> None:
+    if isinstance(ignore_index, bool) or not isinstance(ignore_index, int):
+        raise hd.ArgumentTypeError(
+            f"{op}: ignore_index must be an int, got {type(ignore_index).__name__} {ignore_index!r}"
+        )
+
+
+def _raise_out_of_range(op: str, targets: Array, classes: int, ignore_index: int) -> None:
+    """The error for targets outside ``[0, classes)`` (the error path: reads them on the host)."""
+    values = hd.to_numpy(targets)
+    bad = ((values < 0) | (values >= classes)) & (values != ignore_index)
+    first = tuple(int(i[0]) for i in bad.nonzero()) if bad.ndim else ()
+    raise hd.InvalidArgumentError(
+        f"{op}: target {int(values[first])} (at index {first} of targets) is out of bounds: "
+        f"class indices must be in [0, {classes}), or ignore_index={ignore_index}"
+    )
+
+
+def _class_nll(
+    op: str, log_probs: Array, targets: Array, axis: int, ignore_index: int, label_smoothing: float = 0.0
+) -> tuple[Array, Array | None]:
+    """The per-element loss ``-log_probs[target]`` (label-smoothed), and the mask of the targets
+    that count (None: all of them).
+
+    Eager, the targets are checked: one that is neither in ``[0, classes)`` nor ``ignore_index``
+    raises :class:`~hedera.InvalidArgumentError`, as torch. The check reads the targets' minimum
+    and maximum (:func:`_bounds`: one device sync); when every target is a class (and
+    ``ignore_index`` is not one), no mask is made. Inside a trace (``hd.jit``,
+    ``jax.jit``, ``tf.function``, ``torch.compile``) no value can be read: an out-of-range target
+    gives a NaN loss on every backend (its gather reads class 0 instead, never memory out of bounds).
+    """
+    _check_targets_shape(op, log_probs, targets, axis)
+    classes = _args.shape_of(log_probs)[axis]
+    traced = inside_trace(hd.backend_of(log_probs), (log_probs, targets))
+    if not traced and not 0 <= ignore_index < classes:
+        low, high = _bounds(targets)
+        if 0 <= low and high < classes:  # every target is a class: no mask needed
+            return _smoothed(_pick(op, log_probs, targets, axis), log_probs, axis, label_smoothing), None
+    in_range = hd.logical_and(hd.greater_equal(targets, 0), hd.less(targets, classes))
+    kept = hd.not_equal(targets, ignore_index)
+    if not traced and not bool(hd.all(hd.logical_or(in_range, hd.logical_not(kept)))):
+        _raise_out_of_range(op, targets, classes, ignore_index)
+    safe = hd.where(in_range, targets, hd.zeros_like(targets))
+    loss = _smoothed(_pick(op, log_probs, safe, axis), log_probs, axis, label_smoothing)
+    zero = hd.zeros_like(loss)
+    loss = hd.where(kept, hd.where(in_range, loss, hd.full_like(loss, float("nan"))), zero)
+    return loss, kept
+
+
+#: targets of at most this many elements are checked on the host (one copy: the one sync a
+#: device reduction would cost), larger ones by a min and a max on the device
+_HOST_CHECK_SIZE = 1 << 16
+
+
+def _bounds(targets: Array) -> tuple[int, int]:
+    """The smallest and largest target (``(0, 0)`` for none), read eagerly."""
+    size = math.prod(_args.shape_of(targets))
+    if not size:
+        return 0, 0
+    if size <= _HOST_CHECK_SIZE:
+        values = hd.to_numpy(targets)
+        return int(values.min()), int(values.max())
+    return int(hd.min(targets)), int(hd.max(targets))
+
+
+def _smoothed(picked: Array, log_probs: Array, axis: int, label_smoothing: float) -> Array:
+    loss = hd.negative(picked)
+    if label_smoothing:
+        uniform = hd.negative(hd.mean(log_probs, axis=axis))
+        loss = hd.add(hd.multiply(loss, 1.0 - label_smoothing), hd.multiply(uniform, label_smoothing))
+    return loss
+
+
+def _reduce_kept(loss: Array, kept: Array | None, reduction: str) -> Array:
+    """``reduction`` of ``loss`` over the targets that count: ``"mean"`` divides by their number
+    (NaN when none counts, as torch)."""
+    if kept is None or reduction != "mean":
+        return _args.reduce(loss, reduction)
+    return hd.divide(hd.sum(loss), hd.sum(hd.astype(kept, hd.dtype(loss))))
+
+
+def nll_loss(
+    log_probs: Array, targets: Array, *, axis: int = -1, reduction: str = "mean", ignore_index: int = -100
+) -> Array:
     """Negative log-likelihood of integer class targets: ``-log_probs[..., target, ...]``.
 
     Parameters
@@ -65,21 +158,33 @@ def nll_loss(log_probs: Array, targets: Array, *, axis: int = -1, reduction: str
     log_probs : array, shape ``(..., classes, ...)`` with the classes along ``axis``
         Log-probabilities (for instance :func:`~hedera.nn.functional.log_softmax`).
     targets : integer array, the shape of ``log_probs`` without ``axis``
+        Class indices in ``[0, classes)``, or ``ignore_index``.
     axis : int
         The class axis (default ``-1``).
     reduction : {"mean", "sum", "none"}
+        ``"mean"`` averages over the targets that are not ``ignore_index``.
+    ignore_index : int
+        Targets equal to it contribute 0 and are left out of the mean (default ``-100``, as torch).
 
     Returns
     -------
     array: a scalar, or the per-example losses for ``"none"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Eager, for a target outside ``[0, classes)`` that is not ``ignore_index`` (as torch);
+        inside a compiled function, such a target gives a NaN loss instead (docs/nn.md).
     """
     _args.check_reduction("nll_loss", reduction)
+    _check_ignore_index("nll_loss", ignore_index)
     axis = _class_axis("nll_loss", _args.shape_of(log_probs), axis)
     if not hd.isdtype(hd.dtype(targets), "integral"):
         raise hd.DtypeError(
             f"nll_loss: targets must be integer class indices, got dtype {hd.dtype(targets).name}"
         )
-    return _args.reduce(hd.negative(_pick("nll_loss", log_probs, targets, axis)), reduction)
+    loss, kept = _class_nll("nll_loss", log_probs, targets, axis, ignore_index)
+    return _reduce_kept(loss, kept, reduction)
 
 
 def cross_entropy(
@@ -89,6 +194,7 @@ def cross_entropy(
     axis: int = -1,
     reduction: str = "mean",
     label_smoothing: float = 0.0,
+    ignore_index: int = -100,
 ) -> Array:
     """Cross-entropy between the softmax of ``logits`` and the targets (PyTorch's ``F.cross_entropy``).
 
@@ -97,18 +203,28 @@ def cross_entropy(
     logits : array, shape ``(..., classes, ...)`` with the classes along ``axis``
         Unnormalised scores.
     targets : array
-        Either integer class indices, the shape of ``logits`` without ``axis``; or
-        class probabilities (one-hot, say), the shape of ``logits``.
+        Either integer class indices in ``[0, classes)`` (or ``ignore_index``), the shape of
+        ``logits`` without ``axis``; or class probabilities (one-hot, say), the shape of ``logits``.
     axis : int
         The class axis (default ``-1``).
     reduction : {"mean", "sum", "none"}
+        ``"mean"`` averages over the integer targets that are not ``ignore_index``.
     label_smoothing : float in ``[0, 1]``
         Mixes the targets with the uniform distribution:
         ``(1 - label_smoothing) * target + label_smoothing / classes``.
+    ignore_index : int
+        Integer targets equal to it contribute 0 and are left out of the mean (default ``-100``,
+        as torch).
 
     Returns
     -------
     array: a scalar, or the per-example losses (``logits``'s shape without ``axis``) for ``"none"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Eager, for an integer target outside ``[0, classes)`` that is not ``ignore_index`` (as
+        torch); inside a compiled function, such a target gives a NaN loss instead (docs/nn.md).
 
     Examples
     --------
@@ -119,21 +235,19 @@ def cross_entropy(
     """
     op = "cross_entropy"
     _args.check_reduction(op, reduction)
+    _check_ignore_index(op, ignore_index)
     shape = _args.shape_of(logits)
     axis = _class_axis(op, shape, axis)
     if not 0.0 <= label_smoothing <= 1.0:
         raise hd.InvalidArgumentError(f"{op}: label_smoothing must be in [0, 1], got {label_smoothing}")
     log_probs = log_softmax(logits, axis=axis)
     if hd.isdtype(hd.dtype(targets), "integral"):
-        loss = hd.negative(_pick(op, log_probs, targets, axis))
-        if label_smoothing:
-            uniform = hd.negative(hd.mean(log_probs, axis=axis))
-            loss = hd.add(hd.multiply(loss, 1.0 - label_smoothing), hd.multiply(uniform, label_smoothing))
-    else:
-        _same_shape(op, logits, targets, ("logits", "probability targets"))
-        if label_smoothing:
-            targets = hd.add(hd.multiply(targets, 1.0 - label_smoothing), label_smoothing / shape[axis])
-        loss = hd.negative(hd.sum(hd.multiply(targets, log_probs), axis=axis))
+        loss, kept = _class_nll(op, log_probs, targets, axis, ignore_index, label_smoothing)
+        return _reduce_kept(loss, kept, reduction)
+    _same_shape(op, logits, targets, ("logits", "probability targets"))
+    if label_smoothing:
+        targets = hd.add(hd.multiply(targets, 1.0 - label_smoothing), label_smoothing / shape[axis])
+    loss = hd.negative(hd.sum(hd.multiply(targets, log_probs), axis=axis))
     return _args.reduce(loss, reduction)
 
 

@@ -13,12 +13,11 @@ Conventions used throughout the package:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
-from hedera.helpers import TINY, check_last_dim, check_matrix, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
+from hedera.helpers import TINY, check_last_dim, check_matrix, int_tuple, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
 from hedera.typing import Array
 
 #: the smallest magnitude a depth (or any projective denominator) is divided by
@@ -54,13 +53,19 @@ def check_image(image: Array, name: str = "image") -> None:
 
 
 def check_image_dims(image_dims: Any, name: str = "image_dims") -> tuple[int, int]:
-    """``(H, W)`` as Python ints; :class:`hedera.InvalidArgumentError` unless two positive ints."""
-    try:
-        height, width = (int(d) for d in image_dims)
-    except (TypeError, ValueError):
-        raise hd.InvalidArgumentError(f"{name}: expected (height, width), got {image_dims!r}") from None
-    if height <= 0 or width <= 0:
-        raise hd.InvalidArgumentError(f"{name}: expected positive (height, width), got {image_dims!r}")
+    """``(H, W)`` as Python ints: :class:`hedera.ArgumentTypeError` unless a pair of ints (no float,
+    str or array), :class:`hedera.InvalidArgumentError` unless two of them, positive."""
+    if (
+        hd.is_array(image_dims)
+        or isinstance(image_dims, (int, str, bytes))
+        or not isinstance(image_dims, Sequence)
+    ):
+        raise hd.ArgumentTypeError(f"{name}: expected (height, width), a pair of ints, got {image_dims!r}")
+    height, width = (
+        int_tuple(name, "(height, width)", image_dims, len(image_dims)) if len(image_dims) == 2 else (0, 0)
+    )
+    if len(image_dims) != 2:
+        raise hd.InvalidArgumentError(f"{name}: expected (height, width), a pair of ints, got {image_dims!r}")
     return height, width
 
 
@@ -121,17 +126,10 @@ def matrix_from_rows(rows: list[list[Array]]) -> Array:
     return hd.stack([hd.stack(row, axis=-1) for row in rows], axis=-2)
 
 
-@contextmanager
-def backend_like(x: Array) -> Iterator[None]:
-    """Run the body with ``x``'s backend as the current backend (for creation functions)."""
-    with hd.use_backend(hd.backend_of(x)):
-        yield
-
-
 def arange_like(n: int, like: Array, dtype: Any = None) -> Array:
     """``arange(n)`` on ``like``'s backend and device, in ``dtype`` (default: ``like``'s dtype)."""
-    with backend_like(like):
-        return hd.arange(n, dtype=like.dtype if dtype is None else dtype, device=hd.device(like))
+    dtype = like.dtype if dtype is None else dtype
+    return hd.arange(n, dtype=dtype, device=hd.device(like), backend=hd.backend_of(like))
 
 
 def pixel_grid_like(height: int, width: int, like: Array) -> Array:

@@ -19,7 +19,6 @@ import hedera as hd
 from ._helpers import (
     Array,
     arange_like,
-    backend_like,
     check_floating,
     check_image_dims,
     check_last_dim,
@@ -57,8 +56,8 @@ class QuantizedImage(NamedTuple):
 
 
 def _full_like(shape: tuple[int, ...], value: Any, like: Array, dtype: Any = None) -> Array:
-    with backend_like(like):
-        return hd.full(shape, value, dtype=like.dtype if dtype is None else dtype, device=hd.device(like))
+    dtype = like.dtype if dtype is None else dtype
+    return hd.full(shape, value, dtype=dtype, device=hd.device(like), backend=hd.backend_of(like))
 
 
 def _as_array_like(value: Any, like: Array) -> Array:

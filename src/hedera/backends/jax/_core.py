@@ -23,7 +23,7 @@ from jax._src import config as _jax_config  # the fast, context-aware read of ja
 
 from ... import dtypes as _hd
 from ...errors import InvalidArgumentError, UnsupportedDtypeError, UnsupportedError
-from .._common import device_string, parse_device
+from .._common import device_string, parse_device, wrong_device_kind
 
 BACKEND = "jax"
 
@@ -174,7 +174,11 @@ def native_device(device: Any, argname: str = "device") -> Any:
     UnsupportedError
         For a device kind or index this process does not have.
     """
-    if device is None or not isinstance(device, str):
+    if device is None:
+        return device
+    if not isinstance(device, str):
+        if not isinstance(device, (jax.Device, jax.sharding.Sharding)):
+            raise wrong_device_kind(device, argname)
         return device
     try:
         return _DEVICE_CACHE[device]

@@ -21,10 +21,9 @@ def _reshape_target(shape: tuple) -> tuple[int, ...]:
 
 def _causal(query: Array, lq: int, lk: int) -> Array:
     """Boolean ``(lq, lk)`` mask: True where query ``i`` may attend key ``j <= i`` (top-left aligned)."""
-    with hd.use_backend(hd.backend_of(query)):
-        device = hd.device(query)
-        rows = hd.arange(lq, device=device)
-        cols = hd.arange(lk, device=device)
+    backend, device = hd.backend_of(query), hd.device(query)
+    rows = hd.arange(lq, device=device, backend=backend)
+    cols = hd.arange(lk, device=device, backend=backend)
     return hd.less_equal(cols[None, :], rows[:, None])
 
 
