@@ -650,9 +650,11 @@ def _interop_table(d: dict) -> list[str]:
         "",
         "`benchmarks/interop.py`. from_torch, per model of tests/interop/torch_models.py: the conversion "
         "time; forward and gradient step (ms, min of repeats) under `hd.jit` on jax and tensorflow, "
-        "next to torch eager and `torch.compile` on the same inputs; eager, what hedera's fronts add "
-        "over the same generated code calling the backend namespace directly (%, and ns per graph "
-        "node). Then the size of the compiled program against a direct translation by hand (jaxpr "
+        "next to torch eager and `torch.compile` on the same inputs; eager, on every backend, what "
+        "hedera's fronts add over the same generated code calling the backend namespace directly "
+        "(CPU time, blocks of calls of both in random order per round, median per-round ratio: %, "
+        "and ns per graph node; target at most 2%). Then the size of the compiled program against a "
+        "direct translation by hand (jaxpr "
         f"equations, TF graph ops). Load average {' '.join(f'{v:.2f}' for v in load) if load else '?'} "
         "(a shared machine: timings are noisy).",
         "",
