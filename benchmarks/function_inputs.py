@@ -94,7 +94,7 @@ def _values(dtype: np.dtype, shape: tuple[int, ...], seed: int, options: dict) -
 
 
 def _patch_strategies() -> None:
-    """Sized shapes and typical values for every strategy of tests/strategies.py (once)."""
+    """Sized shapes and typical values for every strategy of tests/core/strategies.py (once)."""
     from hypothesis import strategies as st
     from hypothesis.extra import numpy as hnp
 
@@ -200,6 +200,11 @@ def _score(case, function) -> tuple:
     oversized = sum(a.size > 4 * target for a in arrays)  # a product of sized shapes (tensordot)
     distance = sum(abs(math.log((a.size + 1) / (target + 1))) for a in arrays)  # else: size-element arrays
     undersized = sum(a.size < target / 4 for a in arrays)  # a 0-d draw where size elements fit
+    # (and a creation function's shape argument: zeros(()) is no 1000-element call)
+    undersized += sum(
+        params[i] == "shape" and isinstance(a, (tuple, list)) and math.prod(a) < target / 4
+        for i, a in enumerate(case.args[: len(params)])
+    )
     kinds = len(names)
     return (empty, oversized, exotic, undersized, no_op, rank, kinds, scalars, changed, round(distance, 3))
 

@@ -577,6 +577,19 @@ def time_pair(
     return statistics.median(a), statistics.median(b)
 
 
+def fresh_dynamo() -> None:
+    """Forget dynamo's compiled code before each compiled torch case.
+
+    Dynamo keeps at most ``cache_size_limit`` (8) compiled versions per code object, and every
+    case compiles the same code objects again (hedera's ``step``, ``nn.Module._call_impl`` and
+    ``Adam.step`` of the baselines, for a new model or batch size): past the limit it runs them
+    eagerly, without a word, which timed later cases (the transformer and the LSTM) uncompiled.
+    """
+    import torch
+
+    torch._dynamo.reset()
+
+
 def measure_backend(
     backend: str,
     models: list[str],
@@ -596,6 +609,8 @@ def measure_backend(
             for size in mode_sizes:
                 row = {"backend": backend, "mode": mode, "model": name, "batch": size}
                 try:
+                    if backend == "torch" and compiled:
+                        fresh_dynamo()
                     x, y = batch(name, size)
                     ours = hedera_runner(name, backend, x, y, compiled, stateful)
                     theirs = NATIVE[backend](name, x, y, compiled)

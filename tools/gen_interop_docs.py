@@ -9,7 +9,7 @@ from_torch section; the rest of the page is written by hand.
 Usage::
 
     python tools/gen_interop_docs.py           # rewrite the table in docs/interop.md
-    python tools/gen_interop_docs.py --check   # exit 1 if it is stale (tests/interop/test_torch_docs.py)
+    python tools/gen_interop_docs.py --check   # exit 1 if stale (tests/interop/test_torch_docs_and_demo.py)
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ class _Unloaded(_types.ModuleType):
 # ``import hedera.nn`` would (and does: that import finds nothing of hedera.nn in sys.modules and
 # runs normally). The private ones were bound by the eager imports of earlier versions.
 for _name in ("nn", "optim", "random", "nn_ops", "mech", "vision", "robot", "gym", "interop",
-              "distributed", "helpers", "_api", "_diagnose"):  # fmt: skip
+              "distributed", "helpers", "_diagnose"):  # fmt: skip
     _module = _sys.modules.get(f"{__name__}.{_name}")
     globals()[_name] = _Unloaded(f"{__name__}.{_name}") if _module is None else _module
 del _name, _module

@@ -21,14 +21,15 @@ here, and everything hedera knows about a function is a column of its row. A row
 
 The table drives
 
-* the generated fronts, their docstrings and annotations (``tools/gen_front.py`` writes
-  ``hedera/_front.py``, ``linalg.py`` and ``fft.py``),
+* the generated fronts and their annotations (``tools/gen_front.py`` writes ``hedera/_front.py``,
+  ``linalg.py`` and ``fft.py``), and their docstrings, made from the row at import
+  (``hedera/_front_rows.py``),
 * the errors of a failed call (``hedera/_diagnose.py``: dtype kinds, shape classes),
 * which arguments dispatch looks into (:data:`SEQUENCE_PARAMS`, ``hedera/_dispatch.py``),
 * the conformance test that every backend namespace has every function with this signature
   (``tests/core/test_namespaces.py``) and the cross-backend harness, which must cover every row
   (``tests/core/test_functions.py``),
-* the API listing ``docs/api.md`` (``tools/gen_api_docs.py``).
+* the API listing ``docs/api.md`` (``tools/gen_front.py``).
 
 Adding a function is adding its row here and its implementation in every backend
 (docs/contributing.md).
@@ -38,7 +39,7 @@ Adding a function is adding its row here and its implementation in every backend
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: dtype kinds of the table's column: alias -> the standard's kind names (``hd.isdtype``)
 KINDS: dict[str, tuple[str, ...]] = {
@@ -564,8 +565,7 @@ DTYPE_NAMES = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):
     """One parameter of a row's signature."""
 
     name: str  # as written, with a leading ``*`` for a variadic parameter
@@ -577,9 +577,10 @@ class Param:
         return self.name.lstrip("*")
 
 
-@dataclass(frozen=True)
-class Function:
-    """One row of the API table (see the module docstring for its columns)."""
+class Function(NamedTuple):
+    """One row of the API table (see the module docstring for its columns). A named tuple rather
+    than a frozen dataclass: the fronts' docstrings are made from the table at ``import hedera``,
+    and a dataclass costs a millisecond and a half to define there."""
 
     namespace: str  # "core", "linalg" or "fft"
     category: str
@@ -620,6 +621,8 @@ class Function:
 
 def _split_params(params: str) -> list[str]:
     """``params`` split at the commas outside brackets (annotations hold ``tuple[int, ...]``)."""
+    if "[" not in params and "(" not in params:  # most rows: split at every comma (at import)
+        return [p.strip() for p in params.split(",") if p.strip()]
     parts, depth, start = [], 0, 0
     for i, c in enumerate(params):
         if c in "[(":

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from . import backends as _backends_package
+from ._api import SEQUENCE_PARAMS
 from .errors import (
     ArgumentTypeError,
     BackendMismatchError,
@@ -35,6 +36,7 @@ from .errors import (
 __all__ = [
     "BACKENDS",
     "available_backends",
+    "backend_mismatch",
     "backend_module",
     "backend_of",
     "backend_of_leaves",
@@ -266,11 +268,21 @@ def backend_of_leaves(
             )
         found.setdefault(name, path)
     if len(found) > 1:
-        parts = ", ".join(f"{describe(p)} is {n}" for n, p in found.items())
-        raise BackendMismatchError(
-            f"{fname}: arrays of different backends {where} ({parts})" + (f"; {advice}" if advice else "")
+        raise backend_mismatch(
+            fname, ", ".join(f"{describe(p)} is {n}" for n, p in found.items()), where=where, advice=advice
         )
     return next(iter(found), None)
+
+
+def backend_mismatch(
+    fname: str, parts: str, *, where: str = "in one call", advice: str | None = None
+) -> BackendMismatchError:
+    """The error for arrays of two backends mixed in one call, the one place its message is
+    written: ``"{fname}: arrays of different backends {where} ({parts}); {advice}"``, ``parts``
+    naming an argument of each backend (``"'x1' is numpy, 'x2' is torch"``)."""
+    return BackendMismatchError(
+        f"{fname}: arrays of different backends {where} ({parts})" + (f"; {advice}" if advice else "")
+    )
 
 
 def path_describer(root: str) -> Callable[[tuple], str]:
@@ -399,8 +411,6 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
     BackendMismatchError
         If arrays of two frameworks are mixed; the message names both.
     """
-    from ._api import SEQUENCE_PARAMS  # on the first miss, not at import (see hedera._error_path)
-
     found: dict[str, str] = {}
     for arg, argname in zip(args, argnames, strict=False):
         items = arg if argname in SEQUENCE_PARAMS and isinstance(arg, (list, tuple)) else (arg,)
@@ -421,10 +431,7 @@ def resolve(fname: str, args: tuple[Any, ...], argnames: tuple[str, ...]) -> Mod
         )
     if len(found) > 1:
         parts = ", ".join(f"{arg!r} is {name}" for name, arg in found.items())
-        raise BackendMismatchError(
-            f"{fname}: arrays of different backends in one call ({parts}); "
-            f"convert one with hd.asarray(x, backend=...)"
-        )
+        raise backend_mismatch(fname, parts, advice="convert one with hd.asarray(x, backend=...)")
     return load_backend(next(iter(found)))
 
 

@@ -1,9 +1,10 @@
 """The C hot path of the front functions (``hedera/_fastfront.c``), and its fallbacks.
 
-``_front.py`` passes each generated front through :func:`accelerate`. With the extension built
-(the normal case: ``pip install`` compiles it), the public ``hd.sin`` becomes a builtin function
-that looks up the backend function by argument type and calls it without entering Python; the
-generated Python function stays as its slow path and error path. Without the extension (no C
+``_front.py`` passes each generated front through :func:`accelerate` (``@_front``, from
+hedera/_front_rows.py). With the extension built (the normal case: ``pip install`` compiles it),
+the public ``hd.sin`` becomes a builtin function that looks up the backend function by argument
+type and calls it without entering Python; the generated Python function stays as its slow path
+and error path. Without the extension (no C
 compiler at install, or ``HEDERA_PURE_PYTHON=1`` in the environment at import) ``accelerate``
 returns the Python front unchanged: same behaviour, one Python frame more per call.
 
@@ -18,7 +19,6 @@ a second, so hedera does not import it: the registration runs when something els
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import inspect
 import os
@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from . import _dispatch
 from ._dispatch import function_of, load_backend, traced_backend
-from ._error_path import diagnose
+from ._error_path import diagnose_call
 
 __all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
 
@@ -88,35 +88,36 @@ def _text_signature(front: FunctionType) -> str:
 def _explainer(front: FunctionType, qualname: str) -> Callable[[BaseException, tuple, dict], None]:
     """The error path of the builtin ``front``: ``explain(exception, args, kwargs)``, called by C with
     the exception the backend function raised. It raises hedera's error for the argument at fault
-    (:func:`hedera._dispatch.diagnose`, as the Python front's ``except`` clause does) or returns,
+    (:func:`hedera._error_path.diagnose_call`, as the Python front's ``except`` clause does), a
+    TypeError naming the function for a call that does not fit ``front``'s signature, or returns,
     and C re-raises the framework's exception. The call is not run again.
     """
 
     def explain(exception: BaseException, args: tuple, kwargs: dict) -> None:
-        try:
-            bound = inspect.signature(front).bind(*args, **kwargs)
-        except TypeError:  # a call that does not fit the signature: the Python front says how
-            front(*args, **kwargs)
-            return
-        bound.apply_defaults()
-        diagnose(exception, qualname, dict(bound.arguments))
+        diagnose_call(exception, qualname, inspect.signature(front), args, kwargs)
 
     return explain
 
 
-def accelerate(front: F, cache: dict, arity: int, qualname: str) -> F:
+def accelerate(front: F, cache: dict, arity: int, qualname: str, text_signature: str | None = None) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
     ``cache`` is the front's dict from argument type(s) to backend function; ``arity`` says where
     its arrays are: the first ``arity`` positional arguments, :data:`SEQUENCE` or
     :data:`VARIADIC`; or :data:`CURRENT` for a front without arrays, whose ``cache`` maps backend
     names to functions; ``qualname`` is the function's name in a backend namespace
-    (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature.
+    (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature:
+    ``text_signature``, the parameters without annotations (``"x, /, *, axis=None"``), where the
+    caller has it (the generated fronts: their row's), then ``front``'s docstring is taken as not
+    indented; both are cheaper to have than to read off ``front`` for 180 fronts at import.
     """
     if _extension is None:
         return front
     name = front.__name__
-    doc = f"{name}{_text_signature(front)}\n--\n\n{inspect.cleandoc(front.__doc__ or '')}"
+    if text_signature is None:
+        doc = f"{name}{_text_signature(front)}\n--\n\n{inspect.cleandoc(front.__doc__ or '')}"
+    else:
+        doc = f"{name}({text_signature})\n--\n\n{front.__doc__}"
     explain = _explainer(front, qualname)
     fast = _extension.make_front(front, explain, cache, arity, name.encode(), doc.encode(), front.__module__)
     ACCELERATED[fast] = front
@@ -187,8 +188,12 @@ def _register_all_with_dynamo() -> None:
         _register_with_dynamo(fast, polyfill)
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs a callback right after a module is first imported (by anyone), then removes itself."""
+class _AfterImport:
+    """Runs a callback right after a module is first imported (by anyone), then removes itself.
+
+    A meta path finder by its ``find_spec`` alone: subclassing ``importlib.abc.MetaPathFinder``
+    would import ``importlib.abc``, which imports ``importlib.resources``, ``pathlib``,
+    ``tempfile`` and ``shutil`` (several milliseconds of ``import hedera``)."""
 
     def __init__(self, fullname: str, callback: Callable[[], None]) -> None:
         self.fullname = fullname

@@ -31,6 +31,7 @@ import optree
 
 from . import tree as _tree
 from ._dispatch import (
+    backend_mismatch,
     backend_module,
     backend_name_of_type,
     backend_of_leaves,
@@ -91,10 +92,7 @@ def _find_backend(fname: str, groups: Sequence[tuple[str, list, list]]) -> str:
             found.append((name, root))
     names = {n for n, _ in found}
     if len(names) > 1:
-        from .errors import BackendMismatchError
-
-        parts = ", ".join(f"{root} is {n}" for n, root in found)
-        raise BackendMismatchError(f"{fname}: arrays of different backends in one call ({parts})")
+        raise backend_mismatch(fname, ", ".join(f"{root} is {n}" for n, root in found))
     return found[0][0] if found else current_backend()
 
 
@@ -130,6 +128,7 @@ class _Signature:
         self.shapes = [_shape(x) for x in leaves]
         self.dtypes = [_dtype(x) for x in leaves]
         self.native_dtypes = [x.dtype for x in leaves]
+        self.single = spec.is_leaf() and len(leaves) == 1
 
     def check(
         self, fname: str, out: Any, what: str, expected: str, module: ModuleType, root: str = "output"
@@ -139,6 +138,13 @@ class _Signature:
         The fast path (eager loops check every step): the same treespec, native dtypes and static
         shapes; anything else takes :meth:`_check_each`, which converts numbers and raises.
         """
+        if self.single:  # one array leaf: no flatten
+            try:
+                if out.dtype == self.native_dtypes[0] and tuple(out.shape) == self.shapes[0]:
+                    return (out,)
+            except (AttributeError, TypeError, ValueError):
+                pass
+            return self._check_each(fname, out, what, expected, module, root)
         leaves, spec = optree.tree_flatten(out, namespace=_NAMESPACE)
         if spec == self.spec:
             try:
@@ -367,11 +373,13 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init: Any, *, max_iteration
     signature = _Signature(spec, leaves, module)
     user_cond, user_body = _user(module, cond_fn), _user(module, body_fn)
 
+    unflatten = _unflattener(spec)
+
     def flat_cond(flat: tuple) -> Any:
-        return _scalar_check(fname, user_cond(spec.unflatten(list(flat))), "cond_fn's output", "bool", module)
+        return _scalar_check(fname, user_cond(unflatten(flat)), "cond_fn's output", "bool", module)
 
     def flat_body(flat: tuple) -> tuple:
-        out = user_body(spec.unflatten(list(flat)))
+        out = user_body(unflatten(flat))
         return signature.check(fname, out, "body_fn's output", "init", module, root="carry")
 
     out = module.while_loop(flat_cond, flat_body, tuple(leaves), max_iterations)
@@ -473,22 +481,30 @@ def scan(
     signature = _Signature(carry_spec, carry_leaves, module)
     y_signature: list[_Signature] = []
     user_f = _user(module, f)
+    unflatten_carry, unflatten_x = _unflattener(carry_spec), _unflattener(x_spec)
+    what = "body_fn's output" if fname == "fori_loop" else "f's carry"
 
     def step(carry: tuple, x: tuple) -> tuple[tuple, tuple]:
-        out = user_f(carry_spec.unflatten(list(carry)), x_spec.unflatten(list(x)))
+        out = user_f(unflatten_carry(carry), unflatten_x(x))
         if not (isinstance(out, tuple) and len(out) == 2):
             raise StructureError(f"{fname}: f must return a pair (carry, y), got {type(out).__name__}")
-        what = "body_fn's output" if fname == "fori_loop" else "f's carry"
         new = signature.check(fname, out[0], what, "init", module, root="carry")
+        if y_signature:
+            return new, y_signature[0].check(fname, out[1], "f's y", "the first step's y", module, root="y")
         y_leaves, y_paths, y_spec = _flatten(out[1])
-        if not y_signature:
-            y_leaves = _as_arrays(fname, y_leaves, y_paths, "y", module)
-            y_signature.append(_Signature(y_spec, y_leaves, module))
-            return new, tuple(y_leaves)
-        return new, y_signature[0].check(fname, out[1], "f's y", "the first step's y", module, root="y")
+        y_leaves = _as_arrays(fname, y_leaves, y_paths, "y", module)
+        y_signature.append(_Signature(y_spec, y_leaves, module))
+        return new, tuple(y_leaves)
 
     carry, ys = module.scan(step, tuple(carry_leaves), tuple(x_leaves), length, bool(reverse), unroll)
     return carry_spec.unflatten(list(carry)), y_signature[0].spec.unflatten(list(ys))
+
+
+def _unflattener(spec: Any) -> Callable[[tuple], Any]:
+    """``flat -> nest`` for ``spec`` (a single array leaf is itself: no unflatten per step)."""
+    if spec.is_leaf():
+        return lambda flat: flat[0]
+    return lambda flat: spec.unflatten(list(flat))
 
 
 def _scan_length(fname: str, leaves: list, paths: list, length: Any) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ._dispatch import _ROOT_TO_BACKEND, load_backend
 from .errors import DtypeError, UnsupportedDtypeError
 
 __all__ = [
@@ -157,8 +158,6 @@ def _lookup_native(obj: Any) -> DType | None:
     # framework is already imported, since one of its objects exists) and retry.
     root = type(obj).__module__.partition(".")[0]
     if root in ("torch", "tensorflow", "jax", "jaxlib", "ml_dtypes", "mxnet"):
-        from ._dispatch import _ROOT_TO_BACKEND, load_backend
-
         name = _ROOT_TO_BACKEND.get(root)
         if name is not None:
             try:

@@ -188,6 +188,18 @@ def one_of(op: str, name: str, value: Any, options: Sequence[str]) -> str:
     return value
 
 
+#: type -> the backend name of its arrays, or None for a type that is no array (the checks of
+#: :func:`checked` read it per argument: a dict lookup instead of ``hd.is_array`` + ``hd.backend_of``)
+_BACKEND_OF_TYPE: dict[type, str | None] = {}
+_UNSEEN = object()
+
+
+def _learn_backend_of_type(value: Any) -> str | None:
+    backend = hd.backend_of(value) if hd.is_array(value) else None
+    _BACKEND_OF_TYPE[type(value)] = backend
+    return backend
+
+
 def _array_parameters(fn: Callable[..., Any]) -> tuple[tuple[int | None, str, bool], ...]:
     """``(position or None for keyword-only, name, optional)`` of ``fn``'s parameters annotated
     ``Array`` or ``Array | None``."""
@@ -218,17 +230,19 @@ def checked(fn: F) -> F:
         for position, name, optional in arrays:
             if position is not None and position < len(args):
                 value = args[position]
-            elif name in kwargs:
+            elif kwargs and name in kwargs:
                 value = kwargs[name]
             else:
                 continue
-            if value is None and optional:
-                continue
-            if not hd.is_array(value):
+            backend = _BACKEND_OF_TYPE.get(type(value), _UNSEEN)
+            if backend is _UNSEEN:
+                backend = _learn_backend_of_type(value)
+            if backend is None:
+                if value is None and optional:
+                    continue
                 raise hd.NotAnArrayError(
                     f"{op}: {name} must be an array (convert it with hd.asarray), got {_kind_text(value)}"
                 )
-            backend = hd.backend_of(value)
             if first_backend is None:
                 first_name, first_backend = name, backend
             elif backend != first_backend:

@@ -42,11 +42,10 @@ import numpy as np
 
 from . import _front as _hd
 from . import dtypes as _dtypes
-from ._dispatch import backend_name_of_type, current_backend, load_backend
+from ._dispatch import backend_name_of_type, backend_of_leaves, current_backend, load_backend
 from ._front_manual import dtype as _dtype_of
 from .container import Container
 from .errors import (
-    BackendMismatchError,
     CheckpointError,
     CheckpointFileError,
     CheckpointIsADirectoryError,
@@ -57,6 +56,7 @@ from .errors import (
     NotAnArrayError,
     UnsupportedDtypeError,
 )
+from .tree import leaves
 
 __all__ = ["save", "load"]
 
@@ -114,7 +114,6 @@ class _Encoder:
 
     def __init__(self) -> None:
         self.leaves: dict[str, Any] = {}  # tensor name -> native array
-        self.backends: dict[str, str] = {}  # backend -> the first leaf name on it
 
     def encode(self, node: Any, parts: list[str]) -> dict[str, Any]:
         if isinstance(node, Container) or type(node) in (dict, OrderedDict):
@@ -140,8 +139,7 @@ class _Encoder:
         return self._leaf(node, parts)
 
     def _leaf(self, x: Any, parts: list[str]) -> dict[str, Any]:
-        backend = backend_name_of_type(type(x))
-        if backend is None or not hasattr(x, "dtype"):
+        if backend_name_of_type(type(x)) is None or not hasattr(x, "dtype"):
             if isinstance(x, (list, tuple, dict)):
                 raise InvalidArgumentError(
                     f"save: the {type(x).__name__} at {_where(parts)} is not a node type save can "
@@ -154,13 +152,6 @@ class _Encoder:
         name = "/".join(parts)
         if name in self.leaves:
             raise InvalidArgumentError(f"save: two leaves have the path {name!r} (keys 1 and '1', say)")
-        self.backends.setdefault(backend, name)
-        if len(self.backends) > 1:
-            parts_ = ", ".join(f"{n!r} is {b}" for b, n in self.backends.items())
-            raise BackendMismatchError(
-                f"save: arrays of different backends in one tree ({parts_}); "
-                f"convert with hd.tree.to_backend(tree, name) first"
-            )
         self.leaves[name] = x
         dtype = _dtype_of(x)
         return {"type": "array", "name": name, "dtype": dtype.name, "shape": [int(s) for s in x.shape]}
@@ -230,6 +221,13 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
         tree, writes, barrier = _checkpoint.prepare_save(tree)
     encoder = _Encoder()
     spec = encoder.encode(tree, [])
+    backend_of_leaves(
+        "save",
+        list(encoder.leaves.values()),
+        list(encoder.leaves),
+        where="in one tree",
+        advice="convert with hd.tree.to_backend(tree, name) first",
+    )
     arrays: dict[str, np.ndarray] = {}  # kept alive while safetensors reads their memory
     tensors = {}
     for leaf in _spec_leaves(spec):
@@ -270,8 +268,6 @@ def _has_sharded_leaves(tree: Any) -> bool:
     """Whether ``tree`` holds arrays split over devices that must be gathered (hedera.distributed)."""
     if not any(m in sys.modules for m in ("torch.distributed", "tensorflow")):
         return False
-    from .tree import leaves
-
     return any(type(x).__module__.startswith(_SHARDED_MODULES) for x in leaves(tree))
 
 

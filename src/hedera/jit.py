@@ -39,6 +39,7 @@ from typing import Any
 import optree
 
 from ._dispatch import (
+    backend_mismatch,
     backend_module,
     backend_name_if_cached,
     backend_name_of_type,
@@ -46,7 +47,7 @@ from ._dispatch import (
     current_backend,
     path_describer,
 )
-from .errors import BackendMismatchError, InvalidArgumentError
+from .errors import InvalidArgumentError
 from .tree import NAMESPACE as _TREE_NAMESPACE
 
 __all__ = ["inside_trace", "jit", "traced_by"]
@@ -312,10 +313,8 @@ class Jitted:
             if name is not None:
                 found.append((name, root))
         if len(found) == 2 and found[0][0] != found[1][0]:
-            raise BackendMismatchError(
-                f"jit: arrays of different backends in one call (args are {found[0][0]}, "
-                f"kwargs are {found[1][0]}); convert them with hd.asarray(x, backend=...)"
-            )
+            parts = f"args are {found[0][0]}, kwargs are {found[1][0]}"
+            raise backend_mismatch("jit", parts, advice="convert them with hd.asarray(x, backend=...)")
         return found[0][0] if found else current_backend()
 
     def compiled_for(self, backend: str) -> Callable:

@@ -56,6 +56,7 @@ from types import ModuleType
 from typing import Any
 
 from . import _dispatch
+from . import _front as hd
 from ._dispatch import backend_module, backend_name_of_type, backend_of
 from .errors import InvalidArgumentError
 
@@ -215,8 +216,6 @@ def _loop_unary(fn: Callable[[Any], Any]) -> Callable[..., list]:
 
 def _loops() -> dict[str, Callable[..., list]]:
     """The portable form of each multi-tensor kernel: the loop over hedera's elementwise functions."""
-    import hedera as hd
-
     return {
         "foreach_add": _loop_binary(hd.add),
         "foreach_multiply": _loop_binary(hd.multiply),

@@ -35,7 +35,13 @@ from . import _front as hd
 from ._dispatch import backend_of_leaves, is_array
 from ._front_manual import asarray, dtype
 from .dtypes import as_hedera_dtype, bfloat16, float32
-from .errors import NotAnArrayError, StructureError
+from .errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    NotAnArrayError,
+    StructureError,
+    UnknownBackendError,
+)
 
 __all__ = [
     "map",
@@ -63,6 +69,18 @@ NAMESPACE = "hedera"
 _MISSING = object()
 
 IsLeaf = Callable[[Any], bool] | None
+
+
+def _callable(fname: str, f: Any) -> None:
+    if not callable(f):
+        raise ArgumentTypeError(f"{fname}: f must be a callable, got {type(f).__name__} {f!r}")
+
+
+def _tolerance(fname: str, name: str, value: Any) -> None:
+    if isinstance(value, builtins.bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"{fname}: {name} must be a finite number >= 0, got {value!r}")
+    if not 0 <= value < float("inf"):
+        raise InvalidArgumentError(f"{fname}: {name} must be a finite number >= 0, got {value!r}")
 
 
 def flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], Any]:
@@ -165,6 +183,7 @@ def map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) ->
     >>> hd.tree.map(lambda a, b: a + b, {"x": 1, "y": [2, 3]}, {"x": 10, "y": [20, 30]})
     {'x': 11, 'y': [22, 33]}
     """
+    _callable("tree.map", f)
     leaves_, treedef = optree.tree_flatten(tree, is_leaf, namespace=NAMESPACE)
     if not rest:
         return optree.tree_unflatten(treedef, [f(x) for x in leaves_])
@@ -181,6 +200,7 @@ def map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf 
     >>> hd.tree.map_with_path(lambda p, x: hd.tree.path_str(p), {"a": [0, 0], "b": 0})
     {'a': ['a/0', 'a/1'], 'b': 'b'}
     """
+    _callable("tree.map_with_path", f)
     paths, leaves_, treedef = optree.tree_flatten_with_path(tree, is_leaf, namespace=NAMESPACE)
     others = _flatten_rests("tree.map_with_path", treedef, rest)
     return optree.tree_unflatten(treedef, [f(p, *xs) for p, *xs in zip(paths, leaves_, *others, strict=True)])
@@ -207,6 +227,7 @@ def reduce(
     >>> hd.tree.reduce(operator.add, {"a": 1, "b": [2, 3]}, 0)
     6
     """
+    _callable("tree.reduce", f)
     leaves_ = optree.tree_leaves(tree, is_leaf, namespace=NAMESPACE)
     if initial is _MISSING:
         if not leaves_:
@@ -332,6 +353,8 @@ def all_close(a: Any, b: Any, *, rtol: float = 1e-05, atol: float = 1e-08, equal
     >>> hd.tree.all_close(a, {"w": hd.asarray([1.0, 2.0 + 1e-9])})
     True
     """
+    _tolerance("tree.all_close", "rtol", rtol)
+    _tolerance("tree.all_close", "atol", atol)
 
     def test(x: Any, y: Any) -> bool:
         return builtins.bool(
@@ -357,6 +380,14 @@ def backend_of(tree: Any) -> str | None:
 
 def to_backend(tree: Any, backend: str) -> Any:
     """``tree`` with every array converted to ``backend`` (by ``hd.asarray``); other leaves kept."""
+    from ._dispatch import BACKENDS
+
+    if not isinstance(backend, str):
+        raise ArgumentTypeError(f"tree.to_backend: backend must be a backend name, got {backend!r}")
+    if backend not in BACKENDS:
+        raise UnknownBackendError(
+            f"tree.to_backend: unknown backend {backend!r}; expected one of {sorted(BACKENDS)}"
+        )
     return map(lambda x: asarray(x, backend=backend) if _is_array(x) else x, tree)
 
 

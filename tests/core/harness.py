@@ -247,10 +247,6 @@ class _Named(tuple):
 # ---- checking ----------------------------------------------------------------------------------
 
 
-def is_array(value: Any) -> bool:
-    return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, type)
-
-
 def assert_values(
     out: np.ndarray, expected: np.ndarray, tol: float, where: str, signed_zeros: bool = False
 ) -> None:
@@ -309,7 +305,7 @@ def compare(
             isinstance(expected, float) and math.isnan(expected) and math.isnan(out)
         ), f"{where}: expected {expected!r}, got {out!r}"
         return
-    assert is_array(out), f"{where}: expected an array, got {type(out).__name__}"
+    assert hd.is_array(out), f"{where}: expected an array, got {type(out).__name__}"
     owner = row.out_backend or backend
     assert hd.backend_of(out) == owner, f"{where}: a {hd.backend_of(out)} array, expected a {owner} one"
     got = hd.to_numpy(out)
@@ -410,7 +406,7 @@ def result_dtypes(expected: Any) -> set[str]:
 
 
 def _to_numpy_tree(value: Any) -> Any:
-    if is_array(value):
+    if hd.is_array(value):
         return np.asarray(hd.to_numpy(value))
     if isinstance(value, (tuple, list)):
         return tuple(_to_numpy_tree(v) for v in value)

@@ -1,7 +1,9 @@
 """The generated fronts are current, complete, and as thin as designed.
 
 ``src/hedera/_front.py``, ``linalg.py`` and ``fft.py`` are written by ``tools/gen_front.py``
-from the API table; edit the table and rerun the generator (``python tools/gen_front.py``).
+from the API table (a front's signature and dispatch; its docstring and C hot path come from its
+row at import, ``hedera/_front_rows.py``); edit the table and rerun the generator
+(``python tools/gen_front.py``).
 """
 
 from __future__ import annotations

@@ -281,7 +281,7 @@ ANNOTATION_KINDS: dict[str, str] = {
     "Callable[[Any, Any], Any]": "callable",
     "str | Callable[[Array], Array]": "free",
     "LearningRate": "lr",
-    "Sequence[float]": "betas",
+    "Sequence[float]": "free",
     "Any": "free",
     "Shape": "shape",
 }
@@ -350,7 +350,11 @@ NAME_KINDS: dict[str, str] = {
 }
 
 #: kinds of one library function's parameter where neither its name nor its annotation says it
-PARAM_KINDS: dict[str, str] = {}
+PARAM_KINDS: dict[str, str] = {
+    "hedera.tree.path_str.sep": "free",  # any string
+    "hedera.tree.require_arrays.fname": "free",  # any string (the caller's name for its errors)
+    "hedera.robot.Manipulator.alpha": "free",  # DH twists: a sequence of floats (not RMSprop's alpha)
+}
 
 #: valid calls of the API table's functions, where the default does not do: x, x1, x2 of shape
 #: (2, 3) and the dtype its kinds allow, other parameters their kind's valid value
@@ -715,7 +719,7 @@ VALID_OPTIONS: dict[str, Any] = {
 
 
 def _ids(name: str) -> frozenset[str]:
-    return frozenset((Path(__file__).parent / name).read_text().split())
+    return frozenset(line for line in (Path(__file__).parent / name).read_text().splitlines() if line)
 
 
 #: cases in the badinput-api helper's lane (hd.random, the creation functions' up-front checks,

@@ -187,7 +187,8 @@ def _library_targets() -> Iterator[Target]:
                         p.name, kind, p.kind is p.POSITIONAL_ONLY, p.default is p.empty, "array" in kind
                     )
                 )
-            takes_backend = "backend" in sig.parameters
+            backend_param = sig.parameters.get("backend")
+            takes_backend = backend_param is not None and backend_param.default is not backend_param.empty
             yield Target(target, obj, tuple(params), variadic, takes_backend, False)
 
 
@@ -366,11 +367,18 @@ def _cases() -> Iterator[Case]:
 
 
 CASES = list(_cases())
+#: ``HEDERA_SWEEP_CASES=listed``: only the open and pending cases, run as plain tests (to see which
+#: a change has fixed: the lines to remove from the lists)
+LISTED_ONLY = os.environ.get("HEDERA_SWEEP_CASES") == "listed"
+if LISTED_ONLY:
+    CASES = [c for c in CASES if c.id in OPEN_CASES | PENDING_BADINPUT_API]
 
 
 def _param(case: Case) -> Any:
     marks: tuple[Any, ...] = ()
-    if case.id in PENDING_BADINPUT_API:
+    if LISTED_ONLY:
+        pass
+    elif case.id in PENDING_BADINPUT_API:
         marks = (pytest.mark.xfail(strict=True, reason="badinput-api's lane: pending its merge"),)
     elif case.id in OPEN_CASES:
         marks = (pytest.mark.xfail(strict=False, reason="open: found by the sweep, not fixed yet"),)

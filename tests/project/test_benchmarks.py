@@ -62,6 +62,31 @@ def test_dispatch_overhead_quick(backend, tmp_path, capsys):
         assert any(row["eagerpy_min_ns"] for row in result["rows"])
 
 
+def test_summary_names_the_misses_docs_do_not_explain():
+    """The every-function summary lists, per backend and size, the functions above their target that the
+    backend's ``CONFORMANCE_COSTS`` (the docs/backends.md table) does not explain: the report shows them."""
+    bench = _load("dispatch_overhead")
+    documented = next(iter(bench.documented_costs("numpy")))  # a function the table explains
+
+    def row(function, size, native_ns, added_ns):
+        r = bench.FunctionRow("numpy", function, size, size, "float32", "np.f", native_ns + added_ns, 0.0)
+        r.native_min_ns, r.added_paired_ns, r.added_judged_ns = native_ns, added_ns, added_ns
+        r.ratio = r.ratio_paired = r.ratio_judged = 1 + added_ns / native_ns
+        return r
+
+    rows = [
+        row("sin", 1000, 1000.0, 400.0),  # 1.4x at 1000 elements: a miss
+        row("cos", 1000, 1000.0, 200.0),  # 1.2x: within the target
+        row(documented, 1000, 1000.0, 900.0),  # a miss the table explains
+        row("tan", 1, 1000.0, 1500.0),  # native + 1.5 us at 1 element: a miss
+        row("exp", 1, 100.0, 900.0),  # 10x, but native + 0.9 us: within the 1-element target
+    ]
+    summary = bench.all_functions_summary(rows)["numpy"]
+    assert summary["1000"]["undocumented_misses"] == ["sin"]
+    assert summary["1"]["undocumented_misses"] == ["tan"]
+    assert summary["1000"]["over_1_25x"] == [documented, "sin"]
+
+
 def test_function_inputs_are_typical_and_sized():
     """The every-function benchmark's inputs: the harness's rows, dtype-typical, resized."""
     inputs = _load("function_inputs")

@@ -81,11 +81,11 @@ def scan(
     empty_like: Callable,
 ) -> tuple[Flat, Flat]:
     """``length`` steps of ``step(carry, x) -> (carry, y)`` in Python; ys stacked on axis 0."""
-    columns = [unstack(x) for x in xs]
+    rows = list(zip(*(unstack(x) for x in xs), strict=True)) if xs else [()] * length  # x of each step
     carry = init
     ys: list[Any] = [None] * length
     for t in range(length - 1, -1, -1) if reverse else range(length):
-        carry, ys[t] = step(carry, tuple(c[t] for c in columns))
+        carry, ys[t] = step(carry, rows[t])
     if length == 0:  # one step on slices of zeros gives the structure of y (its values are dropped)
         _, y = step(init, tuple(empty_like(x) for x in xs))  # empty_like(x): zeros of x[0]'s shape
         return init, tuple(stack([v])[:0] for v in y)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from .._dispatch import current_backend, load_backend
+from .._dispatch import backend_module, current_backend, load_backend
 from ..errors import InvalidArgumentError, UnsupportedError
 from . import _context
 
@@ -25,8 +24,7 @@ def engine(backend: str) -> ModuleType:
             f"hedera.distributed: the {backend} backend has no distributed engine "
             f"(supported: {', '.join(_ENGINES)})"
         )
-    load_backend(backend)
-    return importlib.import_module(f"hedera.backends.{backend}.distributed")
+    return backend_module(backend, "distributed")
 
 
 class Mesh:

@@ -23,8 +23,7 @@ import numpy as np
 
 import hedera as hd
 from hedera.nn import functional as nnf
-
-Array = Any
+from hedera.typing import Array
 
 #: backends a converted program runs on, in the coverage table's column order
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
@@ -67,8 +66,7 @@ def _constant(like: Array, value: np.ndarray, dtype: Any = None) -> Array:
     return hd.asarray(value, dtype=dtype, backend=hd.backend_of(like))
 
 
-def _is_array(x: Any) -> bool:
-    return hasattr(x, "shape") and hasattr(x, "dtype")
+_is_array = hd.is_array
 
 
 def _like(x: Array, value: Any) -> Array:
@@ -545,7 +543,11 @@ def scalar_tensor(s: Any, dtype: Any = None) -> Array:
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None) -> Array:
     if dtype is None:
-        dtype = _index() if all(isinstance(v, int) for v in (start, end, step)) else hd.float32
+        dtype = _index() if all(isinstance(v, (int, type(None))) for v in (start, end, step)) else hd.float32
+    if hd.isdtype(dtype, "integral"):
+        # torch converts the bounds and the step to the integer type first (toward zero):
+        # arange(0.1, -7.9, -4.0, dtype=int64) is arange(0, -7, -4) = [0, -4], not [0, -3]
+        start, end, step = (None if v is None else int(v) for v in (start, end, step))
     return hd.arange(start, end, step, dtype=dtype)
 
 
@@ -622,8 +624,10 @@ def _fit_to(x: Array, shape: Sequence[int], skip: int) -> Array:
 
 
 def gather(x: Array, dim: int, index: Array, sparse_grad: bool = False) -> Array:
-    if x.ndim == 0:
-        return hd.reshape(x, tuple(index.shape)) if index.ndim == 0 else x
+    if x.ndim == 0:  # every index is 0: x repeated in index's shape
+        return hd.broadcast_to(x, tuple(index.shape))
+    if math.prod(index.shape) == 0:  # torch allows any rank for an empty index
+        return hd.zeros(tuple(index.shape), dtype=hd.dtype(x))
     dim = dim % x.ndim
     return hd.take_along_axis(_fit_to(x, index.shape, dim), _normalized(index, x.shape[dim]), axis=dim)
 
@@ -967,37 +971,30 @@ def convolution(
     groups: int,
 ) -> Array:
     nd = weight.ndim - 2
+    if hd.backend_of(x) == "tensorflow" and hd.isdtype(hd.dtype(x), "integral") and hd.dtype(x) != hd.int32:
+        raise hd.UnsupportedError(
+            f"aten.convolution: {hd.dtype(x)} convolution does not run on tensorflow "
+            "(TensorFlow's convolutions have no kernel for it; cast to float64 first)"
+        )
     batched = x.ndim == nd + 2
     if not batched:
         x = hd.expand_dims(x, axis=0)
     # torch's (out, in // groups, *k) [or (in, out // groups, *k) transposed] -> hedera's (*k, ., .)
     w = hd.permute_dims(weight, (*range(2, nd + 2), 1, 0))
-    pads = [(p, p) for p in padding]
+    # torch repeats a one-element stride, padding... over every spatial axis
+    options = {
+        "stride": tuple(_as_list(stride, nd)),
+        "padding": [(p, p) for p in _as_list(padding, nd)],
+        "dilation": tuple(_as_list(dilation, nd)),
+        "groups": groups,
+        "data_format": "channels_first",
+    }
     if transposed:
         fn = (nnf.conv_transpose1d, nnf.conv_transpose2d, nnf.conv_transpose3d)[nd - 1]
-        out = fn(
-            x,
-            w,
-            bias,
-            stride=tuple(stride),
-            padding=pads,
-            output_padding=tuple(output_padding),
-            dilation=tuple(dilation),
-            groups=groups,
-            data_format="channels_first",
-        )
+        options["output_padding"] = tuple(_as_list(output_padding, nd))
     else:
         fn = (nnf.conv1d, nnf.conv2d, nnf.conv3d)[nd - 1]
-        out = fn(
-            x,
-            w,
-            bias,
-            stride=tuple(stride),
-            padding=pads,
-            dilation=tuple(dilation),
-            groups=groups,
-            data_format="channels_first",
-        )
+    out = fn(x, w, bias, **options)
     return out if batched else hd.squeeze(out, axis=0)
 
 
@@ -1105,10 +1102,12 @@ def _avg_pool(nd: int) -> Callable:
         stride = _as_list(stride, nd) if stride is not None and len(stride) else kernel
         pad = _as_list(padding, nd)
         win, positions = _windows(x, kernel, stride, pad, [1] * nd, ceil_mode, 0.0)
-        total = hd.sum(win, axis=tuple(range(win.ndim - nd, win.ndim)))
-        if divisor_override:
-            return hd.divide(total, divisor_override)
-        counts = _window_counts(positions, x.shape[x.ndim - nd :], pad, count_include_pad)
+        total = hd.sum(win, axis=tuple(range(win.ndim - nd, win.ndim)), dtype=hd.dtype(x))
+        counts = divisor_override or _window_counts(positions, x.shape[x.ndim - nd :], pad, count_include_pad)
+        if hd.isdtype(hd.dtype(x), "integral"):  # torch divides integer windows toward zero
+            return _truncated_division(total, counts if isinstance(counts, int) else _constant(x, counts))
+        if isinstance(counts, int):
+            return hd.divide(total, counts)
         return hd.divide(total, _constant(x, counts.astype(np.float32), hd.dtype(x)))
 
     lowering.__name__ = f"avg_pool{nd}d"

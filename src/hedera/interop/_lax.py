@@ -33,13 +33,12 @@ import numpy as np
 
 import hedera as hd
 from hedera.errors import UnsupportedError
+from hedera.typing import Array
 
 __all__ = ["BACKENDS", "RULES", "Rule", "coverage_markdown", "coverage_rows"]
 
 #: the backends a converted program runs on
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
-
-Array = Any
 
 
 @dataclass(frozen=True)

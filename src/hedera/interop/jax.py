@@ -42,6 +42,7 @@ import numpy as np
 
 import hedera as hd
 from hedera.errors import DtypeError, HederaError, InvalidArgumentError, ShapeError, UnsupportedError
+from hedera.typing import Array
 
 from ._lax import RULES, hd_dtype
 
@@ -51,8 +52,6 @@ Module = hd.nn.Module
 is_array = hd.is_array
 
 __all__ = ["Interpreter", "JaxModule", "JaxProgram", "from_jax"]
-
-Array = Any
 
 
 def _jax() -> Any:

@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 
 import hedera as hd
+from hedera.helpers import one_of
 
 from ._helpers import Array, check_last_dim, constant_like, homogeneous
 
@@ -96,8 +97,7 @@ class Manipulator:
         tool_pose: Sequence[Sequence[float]] | None = None,
         name: str | None = None,
     ) -> None:
-        if convention not in _CONVENTIONS:
-            raise hd.InvalidArgumentError(f"convention: expected 'classic' or 'modified', got {convention!r}")
+        one_of("Manipulator", "convention", convention, tuple(_CONVENTIONS))
         self.a = tuple(float(v) for v in a)
         n = len(self.a)
         if n < 1:

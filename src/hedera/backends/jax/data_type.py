@@ -37,12 +37,37 @@ def _dtype_arg(value):
     return value.dtype if hasattr(value, "shape") and hasattr(value, "dtype") else value
 
 
+def _key(dtype):
+    """A dtype as a cache key: hedera dtypes by name (their hash runs in Python), others as they are."""
+    return dtype.name if type(dtype) is _hd.DType else dtype
+
+
+# answers by argument: the dtype lattice and limits never change
+_CAN_CAST: dict = {}
+_FINFO: dict = {}
+
+
 def can_cast(from_, to, /):
-    return _hd.can_cast(_dtype_arg(from_), to)
+    from_ = _dtype_arg(from_)
+    key = (_key(from_), _key(to))
+    try:
+        return _CAN_CAST[key]
+    except KeyError:
+        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
+        return out
+    except TypeError:  # an unhashable argument: answered (and rejected) without the cache
+        return _hd.can_cast(from_, to)
 
 
 def finfo(type, /):
-    return finfo_of(jnp.finfo(dtype_unchecked(_dtype_arg(type))))  # Python float fields, as the standard says
+    dtype = _dtype_arg(type)
+    try:
+        return _FINFO[_key(dtype)]
+    except KeyError:
+        out = _FINFO[_key(dtype)] = finfo_of(jnp.finfo(dtype_unchecked(dtype)))  # Python float fields
+        return out
+    except TypeError:
+        return finfo_of(jnp.finfo(dtype_unchecked(dtype)))
 
 
 def iinfo(type, /):

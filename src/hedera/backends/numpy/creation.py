@@ -15,6 +15,8 @@ __all__ = [
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    if dtype is None and device is None:  # the common case: nothing to check or convert
+        return np.arange(start, stop, step)
     check_device(device)
     return np.arange(start, stop, step, dtype=native_dtype(dtype))
 
@@ -42,6 +44,8 @@ def _check_ints_fit(obj, dt):
 
 
 def empty(shape, *, dtype=None, device=None):
+    if dtype is None and device is None:
+        return np.empty(shape)
     check_device(device)
     return np.empty(shape, dtype=native_dtype(dtype) or np.float64)
 
@@ -52,6 +56,8 @@ def empty_like(x, /, *, dtype=None, device=None):
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    if dtype is None and device is None:
+        return np.eye(n_rows, n_cols, k)
     check_device(device)
     return np.eye(n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
 
@@ -100,6 +106,8 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def ones(shape, *, dtype=None, device=None):
+    if dtype is None and device is None:
+        return np.ones(shape)
     check_device(device)
     return np.ones(shape, dtype=native_dtype(dtype) or np.float64)
 
@@ -125,6 +133,8 @@ def _check_matrices(fname, x):
 
 
 def zeros(shape, *, dtype=None, device=None):
+    if dtype is None and device is None:
+        return np.zeros(shape)
     check_device(device)
     return np.zeros(shape, dtype=native_dtype(dtype) or np.float64)
 

@@ -223,4 +223,15 @@ def _complex_sign(x, /):
     return np.sign(x)
 
 
-sign = _complex_sign if _VALUE_BASED else np.sign  # numpy >= 2's complex sign is x / |x|
+def _sign(x, /):
+    """numpy >= 2's sign; its complex sign is x / |x|, but of ``inf + nan j`` it gives ``1 + 0j``
+    where the standard says ``NaN + NaN j`` (any NaN part)."""
+    out = np.sign(x)
+    if type(x) is np.ndarray and x.dtype.kind != "c":  # the common case
+        return out
+    if np.iscomplexobj(x):
+        return np.where(np.isnan(x.real) | np.isnan(x.imag), complex(np.nan, np.nan), out).astype(out.dtype)
+    return out
+
+
+sign = _complex_sign if _VALUE_BASED else _sign

@@ -106,8 +106,7 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
             lambda t, *_: t < length,
             body,
             (tf.constant(1), *carry, *outputs),
-            maximum_iterations=length - 1,
-        )
+        )  # (no maximum_iterations: it adds a second counter and test per step; t < length bounds it)
     except (TypeError, ValueError) as error:
         if n:
             raise

@@ -13,6 +13,7 @@ from ...errors import DtypeError, InvalidArgumentError
 from ._core import (
     INTEGER,
     is_scalar,
+    native_device,
     native_dtype,
     on_device,
     promote_dtypes,
@@ -41,7 +42,8 @@ def astype(x, dtype, /, *, copy=True, device=None):
         out = tf.not_equal(x, tf.zeros((), x.dtype))
     else:
         out = tf.cast(x, dt)
-    if device is not None:
+    # (onto another device only: a device naming x's own needs no op, ~10 us)
+    if device is not None and native_device(device) != native_device(x.device):
         with on_device(device):
             out = tf.identity(out)
     return out

@@ -63,7 +63,6 @@ atanh = _gm.atanh
 cos = _gm.cos
 cosh = _gm.cosh
 exp = _gm.exp
-log = _gm.log
 logical_not = _gm.logical_not
 sin = _gm.sin
 sinh = _gm.sinh
@@ -538,8 +537,16 @@ _LOG2 = math.log(2.0)
 _LOG10 = math.log(10.0)
 
 
+def log(x, /):
+    """Natural logarithm. A complex one is ``log(|x|) + angle(x) j``: TensorFlow's own kernel
+    squares the parts, so ``log(1e-200j)`` came out ``nan + pi/2 j``."""
+    if not is_complex(x):
+        return _gm.log(x)
+    return tf.complex(_gm.log(tf.abs(x)), tf.math.angle(x))
+
+
 def _log_base(x, log_of_base):
-    out = _gm.log(x)
+    out = log(x)
     if x.dtype in COMPLEX:  # divide the parts: a complex division would turn -inf + 0j into NaNs
         scale = tf.constant(log_of_base, REAL_OF[x.dtype])
         return tf.complex(tf.math.real(out) / scale, tf.math.imag(out) / scale)

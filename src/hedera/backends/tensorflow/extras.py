@@ -22,6 +22,7 @@ from .._common import (
 from ._core import (
     DEFAULT_FLOAT,
     INEXACT,
+    DTypeSet,
     constant,
     may_be_negative,
     native_dtype,
@@ -63,13 +64,18 @@ def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(out) if tf.executing_eagerly() else out
 
 
+_NO_EINSUM_KERNEL = DTypeSet((tf.int8, tf.int16, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool))
+
+
 def einsum(subscripts, /, *operands):
     """Einstein summation over ``operands`` in NumPy's notation (``"ij,jk->ik"``); dtypes promoted."""
-    operands = list(operands)
-    if any(o.dtype is not operands[0].dtype for o in operands[1:]):
-        operands = promote_many(operands)
     dtype = operands[0].dtype
-    if dtype in (tf.int8, tf.int16, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool):
+    for o in operands[1:]:
+        if o.dtype is not dtype:
+            operands = promote_many(list(operands))
+            dtype = operands[0].dtype
+            break
+    if dtype in _NO_EINSUM_KERNEL:
         # no einsum kernels for these: compute in int64 (exact modulo the dtype's range)
         wide = [tf.cast(o, tf.int64) for o in operands]
         out = tf.einsum(subscripts, *wide)

@@ -19,7 +19,17 @@ import tensorflow as tf
 
 from ...errors import DtypeError, InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
-from ._core import COMPLEX, COMPLEX_OF, DEFAULT_FLOAT, REAL_FLOAT, native_dtype, ndim, on_device
+from ._core import (
+    _COMPLEX_ENUMS,
+    _EAGER,
+    COMPLEX,
+    COMPLEX_OF,
+    DEFAULT_FLOAT,
+    REAL_FLOAT,
+    native_dtype,
+    ndim,
+    on_device,
+)
 
 __all__ = [
     "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
@@ -114,8 +124,23 @@ def _inverse_factor(n, norm):
     return _factor(n, norm, inverse=True)
 
 
+def _plain(x, n, axis, norm) -> bool:
+    """Whether a 1-d transform is TF's op on ``x`` as it is: complex ``x`` of rank 1 or more (eager),
+    the last axis, its own length, no scaling (the common case: no checks, casts or moves to run)."""
+    return (
+        n is None
+        and axis == -1
+        and norm == "backward"
+        and type(x) is _EAGER
+        and x._datatype_enum() in _COMPLEX_ENUMS
+        and x._rank() > 0
+    )
+
+
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
     """The 1-d discrete Fourier transform along ``axis``, of length ``n`` (crops or zero-pads)."""
+    if _plain(x, n, axis, norm):
+        return tf.signal.fft(x)
     _check_norm(norm)
     x, back = _last(_as_complex(x), axis)
     n = _length(x, n)
@@ -124,6 +149,8 @@ def fft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def ifft(x, /, *, n=None, axis=-1, norm="backward"):
     """The inverse of :func:`fft`."""
+    if _plain(x, n, axis, norm):
+        return tf.signal.ifft(x)
     _check_norm(norm)
     x, back = _last(_as_complex(x), axis)
     n = _length(x, n)

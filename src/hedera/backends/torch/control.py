@@ -209,7 +209,16 @@ def inductor_for_loops(gm: Any, example_inputs: Any, options: dict | None = None
     env = getattr(getattr(context, "fake_mode", None), "shape_env", None)
     if env is not None and not env.allow_scalar_outputs:
         env.settings = dataclasses.replace(env.settings, allow_scalar_outputs=True)
-    return compile_fx(gm, example_inputs, config_patches=options or None)
+    try:
+        return compile_fx(gm, example_inputs, config_patches=options or None)
+    except Exception as error:
+        # torch 2.13's inductor fails on a while_loop operator whose inputs have dynamic sizes
+        # (dynamo makes sizes dynamic when it recompiles a function for new shapes): "A subgraph
+        # argument other than striding has been modified; FakeTensorUpdater cannot update this
+        # argument!". Compiled by aot_eager instead, the graph keeps its one loop.
+        if "FakeTensorUpdater" not in str(error):
+            raise
+        return torch._dynamo.lookup_backend("aot_eager")(gm, example_inputs)
 
 
 def _unaliased(fn: Callable) -> Callable:

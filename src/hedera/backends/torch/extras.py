@@ -34,6 +34,9 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether ``|x1 - x2| <= atol + rtol * |x2|`` everywhere (broadcasting); a Python bool."""
+    plain = type(x1) is torch.Tensor and type(x2) is torch.Tensor
+    if plain and x1.dtype is x2.dtype and x1.shape == x2.shape:
+        return torch.allclose(x1, x2, rtol, atol, equal_nan)  # the common case: isclose, all and item in one
     return bool(torch.all(isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 

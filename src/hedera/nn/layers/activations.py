@@ -7,7 +7,7 @@ from collections.abc import Callable
 import hedera as hd
 from hedera.typing import Array
 
-from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
+from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
 from ._base import finite_float, integer
 

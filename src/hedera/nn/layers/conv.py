@@ -15,7 +15,7 @@ from typing import Any
 import hedera as hd
 from hedera.typing import Array
 
-from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
+from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
 from ._base import InitLike, Layer, int_tuple, positive_int, resolve_init, torch_default_uniform
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]

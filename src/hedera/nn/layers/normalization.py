@@ -8,8 +8,8 @@ from typing import Any
 import hedera as hd
 from hedera.typing import Array
 
-from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
+from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
 from ._base import Layer, finite_float, positive_int, shape_of
 
 __all__ = ["BatchNorm", "GroupNorm", "LayerNorm", "RMSNorm"]

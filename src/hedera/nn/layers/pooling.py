@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import hedera as hd
 from hedera.typing import Array
 
-from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
+from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
 from ._base import int_tuple, shape_of
 
