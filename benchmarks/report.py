@@ -425,10 +425,10 @@ def _dispatch_tables(d: dict) -> list[str]:
         "numpy, torch and jax.numpy, whose module `__getattr__` (PEP 562) stops CPython from "
         "specialising the attribute load: the *module attribute* column, `np.square(x)` minus "
         "a bound `square(x)`. The *added* columns are medians over the one-to-one functions of "
-        "(`hd.f` minus native) estimated from 20,000 pairs of single calls timed back to back in "
-        "random order (trimmed mean of the within-pair differences; per-function standard errors "
-        "in the tables below); *same function* is that estimate for `namespace.f`, which there "
-        "*is* the native function: the noise floor. Differences of block timings cannot resolve "
+        f"(`hd.f` minus native) estimated from {d.get('pairs', 20000):,} pairs of single calls timed "
+        "back to back in random order (trimmed mean of the within-pair differences; per-function "
+        "standard errors in the tables below); *same function* is that estimate for `namespace.f`, "
+        "which there *is* the native function: the noise floor. Differences of block timings cannot resolve "
         "tens of ns on JAX and TensorFlow, whose calls of one function vary by hundreds of ns "
         "between blocks of calls.",
         "",
@@ -590,6 +590,31 @@ def _charts(data: dict[str, Any], folder: Path) -> list[str]:
         lines.append(f"![{path.stem}](results/{path.name})")
         lines.append("")
     return lines
+
+
+def _scalar_operands_section(d: dict) -> list[str]:
+    """`dispatch_overhead.py`'s scalar-operand rows: Python scalars beside arrays, against native."""
+    rows = d.get("scalar_operands") or []
+    if not rows:
+        return []
+    lines = [
+        "## Scalar operands",
+        "",
+        "`benchmarks/dispatch_overhead.py` (its scalar-operand section): `hd.f(x, scalar)` beside the "
+        "native call a user writes (`tf.multiply(x, 2.0)`, `torch.mul(x, 2.0)`...), float32 inputs. "
+        "hedera's TensorFlow backend bypasses TF's scalar cache for Python zeros (which would flip "
+        "`-0.0` to `+0.0`); the nonzero rows show what that check costs (a type test and a truth "
+        "test). CPU ns per call (min of repeats); added: single calls paired in random order.",
+        "",
+        "| backend | call | elements | native ns | hedera ns | added ns | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['backend']} | `{r['case']}` | {r['size']} | {r['native_min_ns']:.0f} | "
+            f"{r['hedera_min_ns']:.0f} | {r['added_paired_ns']:+.0f} | {r['ratio']:.2f} |"
+        )
+    return [*lines, ""]
 
 
 def _jit_table(d: dict) -> list[str]:
@@ -943,6 +968,8 @@ def build(folder: Path, output: Path) -> str:
     every = _every_function_results(data)
     if every:
         lines += _all_functions_section(every)
+    if disp:
+        lines += _scalar_operands_section(disp)
     if data["jit_overhead"]:
         lines += _jit_table(data["jit_overhead"])
     if data["interop"]:

@@ -96,8 +96,13 @@ def make_train_step(env: hgym.CartPole, model: hd.nn.Module, opt: hd.optim.Optim
             total = total + reward
         return -hd.mean(total)
 
+    # The gradient of the start state too (and dropped): then every segment sees a state in the
+    # graph, and torch.compile compiles one segment (forward and backward) instead of a second one
+    # for the first call, whose state is not (its guards check requires_grad).
+    value_and_grad = hd.value_and_grad(loss, argnums=(0, 1))
+
     def train_step(params: hd.Container, opt_state: hd.Container, start: Any, steps: int = STEPS) -> tuple:
-        value, grads = hd.value_and_grad(loss)(params, start, steps)
+        value, (grads, _) = value_and_grad(params, start, steps)
         params, opt_state = opt.update(grads, opt_state, params)
         return params, opt_state, -value
 

@@ -27,5 +27,6 @@ echo "test-mxnet: pytest in .venv-mxnet (HEDERA_BACKENDS=$HEDERA_BACKENDS)"
 .venv-mxnet/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} --timeout=600 -p no:cacheprovider \
     tests/core/test_functions.py tests/core/test_namespaces.py tests/backends/test_backend_mxnet.py tests/project/test_example_mxnet.py \
     tests/core/test_special_cases.py tests/core/test_signed_zero_scalars.py tests/core/test_finfo_iinfo_scalars.py \
+    tests/control/test_control.py tests/control/test_control_errors.py tests/control/test_control_matrix.py \
     --deselect "tests/core/test_namespaces.py::test_inspection_api[mxnet]" "$@"
 echo "test-mxnet: all checks passed"

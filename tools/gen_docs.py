@@ -227,14 +227,24 @@ def special_values_section(backends: tuple[str, ...]) -> list[str]:
         "",
         "Every special case the standard (2024.12) states for element-wise functions (signed zeros, "
         "infinities, NaN, complex branch cuts) holds on every backend: tests/core/test_special_cases.py "
-        "reads each sentence of the standard's text and checks it in float32 and float64 (complex64 and "
-        "complex128), with operands made from Python scalars, in both orders (`+0.0` before `-0.0` and "
-        "after) in one process, and each side of the complex branch cuts (the sign of a zero part) against "
-        "Python's `cmath`. Not machine-checked, so not claimed: the complex cases of the binary "
-        "functions (stated part by part, `a`, `b`, `c`, `d`), values given as formulas "
-        "(`+infinity * cis(b)`), sentences that refer back to another's sign rule, `clip` with NaN "
-        "bounds, and the sign of NaN results (implementation-defined); 449 of the 486 sentences are "
-        "checked, the test lists the others with the reason. "
+        "reads each of the 486 sentences of the standard's text and checks it in float32 and float64 "
+        "(complex64 and complex128), with operands made from Python scalars (as arrays and as Python "
+        "scalar operands), in both orders (`+0.0` before `-0.0` and after) in one process, and each side "
+        "of the complex branch cuts (the sign of a zero part) against Python's `cmath`. The general rules "
+        '("in the remaining cases, the sum must be computed and rounded ...") are checked against '
+        "Python's own operators, correctly rounded to the dtype, on the grid and at the dtype's largest "
+        "and smallest normal numbers (overflow to an infinity, underflow to a zero); the binary complex "
+        "rules part by part (`a`, `b`, `c`, `d`); values given as formulas (`+infinity * cis(b)`) by the "
+        "signs of `cos(b)` and `sin(b)`. Where the standard leaves a result implementation dependent "
+        "(complex `multiply`, `divide` and `sign` beyond their NaN rules), finite operands are checked "
+        "against Python's complex arithmetic to a few ulps. One sentence is read as its prose means it: "
+        '`not_equal`\'s "in the remaining cases, the result is False" leaves out an infinity beside a '
+        "finite number (`not_equal(inf, 0.0)` would be False); it is checked as Python's `!=`. Not "
+        "checked: subnormal results (TensorFlow's and XLA's CPU kernels flush them to zero, a "
+        "processor mode no per-call fix-up can undo: `multiply(1e-38, 0.5)` in float32 is `0.0` on "
+        "tensorflow and jax) and `floor_divide` where the quotient underflows (the standard says a "
+        "zero; Python and NumPy floor the exact quotient: `-1e-300 // 1e300` is `-1.0`; hedera follows "
+        "NumPy, and XLA gives -0.0 where the quotient is subnormal). "
         "`finfo`/`iinfo` fields are Python `float`/`int` everywhere.",
         "",
         "Where a framework's own call gives another value, the backend fixes it up (from each "

@@ -108,6 +108,77 @@ PARAMETERS: dict[str, tuple[str | None, str, str]] = {
                 'The backend of the result (``"numpy"``, ``"torch"``, ...). Default: the current backend.'),
 }  # fmt: skip
 
+#: the kind of value each non-array parameter takes, where its annotation does not say (or says
+#: less): ``"name"`` for every row, ``"function.name"`` for one row's own. Kinds: ``int``, ``axes``
+#: (an int or a tuple of ints), ``shape`` (the same, as sizes), ``count`` (an int >= 0), ``size``
+#: (an int >= 1), ``sections`` (a size or a sequence of ints), ``widths`` (an int >= 0 or nested
+#: sequences of them: ``pad``'s widths, ``tensordot``'s axes), ``repeats`` (a count or an integer
+#: array), ``number`` (an int or a float);
+#: a trailing ``?`` allows None; a tuple is the option strings the parameter takes.
+#: ``hedera._diagnose`` checks a failed call's arguments against their kinds (a wrong kind:
+#: ``ArgumentTypeError``; a wrong value: ``InvalidArgumentError``), and the bad-input sweep
+#: (``tests/project/test_bad_input_sweep.py``) tries every wrong kind of each.
+ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
+    "shape": "shape",
+    "source": "axes",
+    "destination": "axes",
+    "axes": "axes",
+    "k": "int",
+    "offset": "int",
+    "shift": "axes",
+    "n": "count?",
+    "repetitions": "shape",
+    "num": "count",
+    "num_classes": "count",
+    "n_rows": "count",
+    "n_cols": "count?",
+    "batch_dims": "count",
+    "pad_width": "widths",
+    "indices_or_sections": "sections",
+    "start": "number",
+    "stop": "number?",
+    "step": "number",
+    "fill_value": "number",
+    "correction": "number",
+    "s": "shape?",
+    "norm": ("backward", "ortho", "forward"),
+    "side": ("left", "right"),
+    "indexing": ("xy", "ij"),
+    "pad.mode": ("constant", "reflect", "symmetric", "edge", "wrap"),
+    "linalg.qr.mode": ("reduced", "complete"),
+    "repeat.repeats": "repeats",
+    "top_k.k": "size",
+    "linalg.matrix_power.n": "int",
+    "tensordot.axes": "widths",
+    "linalg.tensordot.axes": "widths",
+    "fft.fftfreq.n": "size",
+    "fft.rfftfreq.n": "size",
+    **{f"fft.{f}.n": "size?" for f in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
+    **{f"fft.{f}.axes": "axes?" for f in ("fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift")},
+    **{f"fft.{f}.d": "number" for f in ("fftfreq", "rfftfreq")},
+}
+
+#: kinds of the annotations of non-array parameters (the row's own, else PARAMETERS')
+_ANNOTATION_KINDS: dict[str, str] = {
+    "int | tuple[int, ...] | None": "axes?",
+    "int | tuple[int, ...]": "axes",
+    "int": "int",
+    "int | None": "int?",
+}
+
+
+def argument_kind(qualname: str, param: str) -> str | tuple[str, ...] | None:
+    """The kind of ``param`` of the row ``qualname`` (:data:`ARGUMENT_KINDS`), or None (any value)."""
+    kind = ARGUMENT_KINDS.get(f"{qualname}.{param}") or ARGUMENT_KINDS.get(param)
+    if kind is not None:
+        return kind
+    row = BY_QUALNAME.get(qualname)
+    if row is None or param in row.array_params:
+        return None
+    annotation = next((p.annotation for p in row.signature if isinstance(p, Param) and p.bare == param), None)
+    return _ANNOTATION_KINDS.get(annotation or "")
+
+
 _TABLE = """
 core | creation | arange(start, /, stop=None, step=1, *, dtype=None, device=None, backend=None) -> array | - | - | - | std
     Evenly spaced values in the half-open interval [start, stop), like Python's range.

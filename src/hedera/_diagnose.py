@@ -10,11 +10,12 @@ exception propagates unchanged.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import Any
 
 from . import _dispatch, errors
-from ._api import BY_QUALNAME, FUNCTIONS, with_shape
+from ._api import BY_QUALNAME, FUNCTIONS, argument_kind, with_shape
 from ._dispatch import backend_name_of_type, is_array
 from .dtypes import as_hedera_dtype, isdtype
 
@@ -57,6 +58,71 @@ def broadcast_shapes_or_none(*shapes: tuple[int | None, ...]) -> tuple[int | Non
                 return None
         out.append(size)
     return tuple(out)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and not _is_array(v)
+
+
+def _is_int_tuple(v: Any) -> bool:
+    return isinstance(v, (tuple, list)) and all(_is_int(d) for d in v)
+
+
+def _is_nested_ints(v: Any) -> bool:
+    return _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_nested_ints(d) for d in v))
+
+
+#: kind (``hedera._api.ARGUMENT_KINDS``) -> (test of the value's Python type, what it should be)
+_KIND_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "int": (_is_int, "an int"),
+    "count": (_is_int, "an int >= 0"),
+    "size": (_is_int, "an int >= 1"),
+    "axes": (lambda v: _is_int(v) or _is_int_tuple(v), "an int or a tuple of ints"),
+    "shape": (lambda v: _is_int(v) or _is_int_tuple(v), "an int or a tuple of ints"),
+    "sections": (lambda v: _is_int(v) or _is_int_tuple(v), "an int >= 1 or a sequence of ints"),
+    "repeats": (lambda v: _is_int(v) or _is_array(v), "an int >= 0 or an integer array"),
+    "widths": (_is_nested_ints, "an int >= 0 or (nested) sequences of such ints"),
+    "number": (
+        lambda v: (
+            isinstance(v, (numbers.Real, numbers.Complex)) and not isinstance(v, bool) and not _is_array(v)
+        ),
+        "a number",
+    ),
+}
+_KIND_MINIMUM = {"count": 0, "size": 1, "sections": 1, "widths": 0, "repeats": 0}
+
+
+def _kind_text(value: Any) -> str:
+    return f"an array of shape {_shape(value)}" if _is_array(value) else f"{type(value).__name__} {value!r}"
+
+
+def _check_kinds(qualname: str, values: dict[str, Any]) -> None:
+    """Non-array arguments of the wrong kind (a float axis, a str shape, an unknown option): Python
+    type checks against the API table's argument kinds (``hedera._api.ARGUMENT_KINDS``)."""
+    for name, value in values.items():
+        kind = argument_kind(qualname, name)
+        if kind is None:
+            continue
+        if isinstance(kind, tuple):  # the option strings it takes
+            if not isinstance(value, str):
+                raise errors.ArgumentTypeError(
+                    f"{qualname}: {name} must be one of {list(kind)}, got {_kind_text(value)}"
+                )
+            if value not in kind:
+                raise errors.InvalidArgumentError(
+                    f"{qualname}: {name} must be one of {list(kind)}, got {value!r}"
+                )
+            continue
+        optional = kind.endswith("?")
+        if optional and value is None:
+            continue
+        test, expected = _KIND_TYPES[kind.rstrip("?")]
+        if not test(value):
+            expected += " or None" if optional else ""
+            raise errors.ArgumentTypeError(f"{qualname}: {name} must be {expected}, got {_kind_text(value)}")
+        minimum = _KIND_MINIMUM.get(kind.rstrip("?"))
+        if minimum is not None and _is_int(value) and value < minimum:
+            raise errors.InvalidArgumentError(f"{qualname}: {name} must be {expected}, got {value}")
 
 
 def _check_axes(qualname: str, values: dict[str, Any]) -> None:
@@ -518,6 +584,15 @@ def _check_overflow(exc: BaseException, qualname: str) -> None:
         raise errors.InvalidArgumentError(f"{qualname}: a value does not fit the dtype ({exc})")
 
 
+def _name_the_function(exc: errors.HederaError, qualname: str) -> None:
+    """A hedera error raised inside a backend function (a dtype argument that is no dtype, say)
+    whose message does not name the function: raise it again, of the same class, naming it."""
+    name = qualname.rsplit(".", 1)[-1]
+    text = str(exc)
+    if name not in text and not isinstance(exc, ImportError) and type(exc).__init__ is Exception.__init__:
+        raise type(exc)(f"{qualname}: {text}") from exc
+
+
 def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
     """Raise the hedera error that explains ``exc``, if the arguments show one; else return.
 
@@ -525,13 +600,15 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
     ``exc`` when this returns.
     """
     if isinstance(exc, errors.HederaError):
+        if not isinstance(exc, errors.ArgumentTypeError):
+            try:  # a backend's own check of a value can have met an argument of the wrong kind
+                _check_kinds(qualname, values)
+            except errors.ArgumentTypeError as found:
+                raise found from exc
+        _name_the_function(exc, qualname)
         return
-    try:
-        _check_missing_kernels(qualname, values)
-        _check_unsigned_promotion(exc, qualname)
-    except errors.HederaError as found:
-        raise found from exc
     for check in (
+        _check_kinds,
         _check_axes,
         _check_broadcast,
         _check_matmul,
@@ -544,6 +621,11 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
             check(qualname, values)
         except errors.HederaError as found:
             raise found from exc
+    try:
+        _check_missing_kernels(qualname, values)
+        _check_unsigned_promotion(exc, qualname)
+    except errors.HederaError as found:
+        raise found from exc
     try:
         _check_overflow(exc, qualname)
     except errors.HederaError as found:

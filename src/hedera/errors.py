@@ -15,6 +15,7 @@ __all__ = [
     "BackendNotInstalledError",
     "BackendMismatchError",
     "NotAnArrayError",
+    "ArgumentTypeError",
     "InvalidAxisError",
     "ShapeError",
     "BroadcastError",
@@ -22,7 +23,6 @@ __all__ = [
     "UnsupportedDtypeError",
     "UnsupportedError",
     "InvalidArgumentError",
-    "ArgumentTypeError",
     "NoAutodiffError",
     "StructureError",
     "CheckpointError",
@@ -65,7 +65,12 @@ class BackendMismatchError(BackendError, TypeError):
     """Arrays of two different frameworks were passed to one call."""
 
 
-class NotAnArrayError(HederaError, TypeError):
+class ArgumentTypeError(HederaError, TypeError):
+    """An argument of the wrong kind: a float, str, bool, None or array where an int or a shape goes,
+    a non-callable where a function goes, ... The message names the function and the argument."""
+
+
+class NotAnArrayError(ArgumentTypeError):
     """An argument that must be an array (of a known framework) was something else."""
 
 
@@ -98,10 +103,6 @@ class UnsupportedError(HederaError, NotImplementedError):
 
 class InvalidArgumentError(HederaError, ValueError):
     """A non-array argument has a wrong value (an unknown ``mode`` string, a negative size, ...)."""
-
-
-class ArgumentTypeError(HederaError, TypeError):
-    """A non-array argument of the wrong kind (a float or an array where a shape goes, say)."""
 
 
 class NoAutodiffError(HederaError, NotImplementedError):

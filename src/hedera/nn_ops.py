@@ -34,6 +34,19 @@ loop runs. With ``reuse=True`` the caller gives up ``xs``: they are temporaries
 it will not read again, and a backend may write the results into them (torch
 does, outside autograd; arrays that cannot be written to, like jax's, are simply
 not reused). ``hd.optim`` runs its updates through these kernels.
+
+Fused layer kernels
+-------------------
+``lstm`` and ``gru`` run a whole recurrent layer (every time step) in a backend's own
+kernel where it has one for the call (torch's ``torch.lstm``/``torch.gru``, one C++ loop,
+eagerly), and return None where it does not (another backend, or a trace: under
+``hd.jit``, ``torch.func`` transforms and ``torch.compile`` the portable
+:func:`hedera.scan` loop of :mod:`hedera.nn.functional` runs, which every compiler
+turns into its own loop). Same equations and gate order as that loop; results equal
+within float rounding (the sums of the gates are added in another order).
+``gather_classes(x, targets)`` is ``x[..., targets]`` per example (what cross-entropy
+picks from the log-probabilities), in one gather where the backend has a cheap one
+(TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
 """
 
 from __future__ import annotations
@@ -59,13 +72,17 @@ __all__ = [
     "foreach_multiply",
     "foreach_sqrt",
     "foreach_square",
+    "FUSED_KERNELS",
+    "gather_classes",
     "gelu",
+    "gru",
     "hard_sigmoid",
     "hard_swish",
     "kernels",
     "leaky_relu",
     "log_sigmoid",
     "log_softmax",
+    "lstm",
     "max_pool",
     "mish",
     "relu",
@@ -106,6 +123,14 @@ FOREACH_KERNELS: dict[str, str] = {
     "foreach_maximum": "(xs, ys, reuse)",
     "foreach_sqrt": "(xs, reuse)",
     "foreach_square": "(xs, reuse)",
+}
+
+
+#: fused layer kernel name -> its signature; optional in a backend's module (None: hedera's loop runs)
+FUSED_KERNELS: dict[str, str] = {
+    "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
+    "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
+    "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
 }
 
 
@@ -268,3 +293,48 @@ foreach_divide = _foreach_front("foreach_divide")
 foreach_maximum = _foreach_front("foreach_maximum")
 foreach_sqrt = _foreach_front("foreach_sqrt")
 foreach_square = _foreach_front("foreach_square")
+
+
+# ---- fused layer kernels ------------------------------------------------------------------------
+
+
+FUSED_DOCS = {
+    "gather_classes": (
+        "``x[..., targets]`` per example: ``x`` of shape ``(..., classes)``, integer ``targets`` of "
+        "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
+        "has no kernel for it (then ``take_along_axis``)."
+    )
+}
+
+
+def _no_kernel(*args: Any) -> None:
+    return None
+
+
+def _fused_front(name: str) -> Callable:
+    cache: dict[type, Callable] = {}
+
+    def front(x: Any, *args: Any) -> Any:
+        try:
+            kernel = cache[type(x)]
+        except KeyError:
+            backend_of(x)  # the hedera error for a non-array
+            module = kernels(backend_name_of_type(type(x)))
+            kernel = vars(module).get(name) or _no_kernel
+            if not _dispatch._is_tracing():
+                cache[type(x)] = kernel
+        return kernel(x, *args)
+
+    front.__name__ = front.__qualname__ = name
+    front.__doc__ = FUSED_DOCS.get(name) or (
+        f"The backend's fused ``{name}`` layer kernel ``{name}{FUSED_KERNELS[name]}`` (batch-first "
+        f"``x`` of shape ``(batch, time, input_size)``, states ``(batch, hidden_size)``, hedera's "
+        "``(in, gates * hidden)`` weights, biases or None), or None where the backend has none for "
+        "this call (then run :func:`hedera.nn.functional." + name + "`'s loop)."
+    )
+    return front
+
+
+lstm = _fused_front("lstm")
+gru = _fused_front("gru")
+gather_classes = _fused_front("gather_classes")

@@ -109,14 +109,38 @@ def test_torch_while_loop_and_cond_stay_operators_under_torch_compile():
     np.testing.assert_allclose(f(x).numpy(), torch.compile(f)(x).numpy(), rtol=1e-5)
 
 
-def test_torch_scan_under_torch_compile_is_a_python_loop_for_now():
-    """torch 2.13's inductor fails on the loop operators for scans (docs/control_flow.md): checked."""
-    require_backend("torch")
-    from hedera.backends.torch import control
+def _loop_count(graph):
+    return sum("while_loop" in str(n.target) for n in graph.graph.nodes if n.op == "call_function")
 
-    assert control.COMPILED_SCAN is False
+
+def test_torch_rollout_is_one_while_loop_under_torch_compile():
+    """1000 steps of a gym rollout: one while_loop operator in the FX graph, a step's nodes in its body."""
+    require_backend("torch")
     import torch
 
-    xs = torch.arange(5.0)
-    (graph,) = _torch_graphs(lambda c, xs: hd.scan(lambda c, x: (c + x, c), c, xs), torch.tensor(0.0), xs)
-    assert not any("while_loop" in str(n.target) or "scan" in str(n.target) for n in graph.graph.nodes)
+    env, state, actions = _rollout_inputs("torch")
+    (graph,) = _torch_graphs(lambda s, a: hgym.rollout(env, s, a)[2], state, actions)
+    assert _loop_count(graph) == 1
+    assert len(graph.graph.nodes) < 150, len(graph.graph.nodes)  # one step outside the loop, no more
+    body = next(m for name, m in graph.named_children() if "body" in name)
+    assert len(body.graph.nodes) < 150, len(body.graph.nodes)
+    torch._dynamo.reset()
+    want = hgym.rollout(env, state, actions)[2]
+    got = hd.jit(lambda s, a: hgym.rollout(env, s, a)[2])(state, actions)
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_torch_scan_fori_loop_and_map_are_one_loop_under_torch_compile():
+    require_backend("torch")
+    import torch
+
+    xs = torch.linspace(-1.0, 1.0, STEPS * 2).reshape(STEPS, 2)
+    programs = {
+        "scan": lambda c, xs: hd.scan(lambda c, x: (c * 0.9 + x, hd.sin(c)), c, xs),
+        "fori_loop": lambda c, xs: hd.fori_loop(0, STEPS, lambda i, c: c * 0.9 + 1.0, c),
+        "map": lambda c, xs: hd.map(lambda x: hd.sum(x * c), xs),
+    }
+    for name, program in programs.items():
+        (graph,) = _torch_graphs(program, torch.tensor([0.5, -0.5]), xs)
+        assert _loop_count(graph) == 1, name
+        assert len(graph.graph.nodes) < 40, (name, len(graph.graph.nodes))

@@ -53,6 +53,9 @@ def test_dispatch_overhead_quick(backend, tmp_path, capsys):
         assert every[name]["native"] is not None and every[name]["ratio_paired"] is not None, every[name]
     assert all(row["hedera_min_ns"] > 0 or row["note"] for row in every.values())
     assert backend in result["all_functions_summary"]
+    scalars = {row["case"]: row for row in result["scalar_operands"] if row["backend"] == backend}
+    assert {"multiply(x, 2.0)", "add(x, -0.0)", "where(c, x, 0.0)", "pad(x, 1, -0.0)"} <= set(scalars)
+    assert all(row["native_min_ns"] > 0 and row["hedera_min_ns"] > 0 for row in scalars.values())
     if importlib.util.find_spec("keras") is not None:  # the keras.ops subprocess ran
         assert any(row["keras_min_ns"] for row in result["rows"])
     if importlib.util.find_spec("eagerpy") is not None:

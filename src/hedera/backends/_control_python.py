@@ -25,9 +25,15 @@ def switch(index: Any, branches: Sequence[Callable], operands: Flat, select: Cal
     try:
         chosen = int(index)
     except RuntimeError:  # torch.func.vmap: a batched predicate has no Python value
-        if select is None or len(outs) != 2:
+        if select is None:
             raise
-        return tuple(select(index, t, f) for t, f in zip(outs[1], outs[0], strict=True))
+        if len(outs) == 2 and "bool" in str(index.dtype):
+            return tuple(select(index, t, f) for t, f in zip(outs[1], outs[0], strict=True))
+        chosen_outs = outs[0]  # a batched switch index: select upwards (the index clamps itself)
+        for k, out in enumerate(outs[1:], start=1):
+            above = index >= k
+            chosen_outs = tuple(select(above, o, c) for o, c in zip(out, chosen_outs, strict=True))
+        return chosen_outs
     return outs[min(max(chosen, 0), len(outs) - 1)]
 
 

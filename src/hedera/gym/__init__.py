@@ -18,6 +18,8 @@ See docs/gym.md.
 
 from __future__ import annotations
 
+from hedera.helpers import check_public as _check_public
+
 from . import spaces
 from ._base import Env, policy_rollout, rollout
 from .classic_control import CartPole, MountainCar, Pendulum
@@ -35,3 +37,6 @@ __all__ = [
     "policy_rollout",
     "spaces",
 ]
+
+# the public functions check the kind of their array arguments (hedera.helpers.checked)
+_check_public(globals(), __all__)

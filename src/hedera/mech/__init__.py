@@ -23,9 +23,14 @@ Functions are named ``<from>_to_<to>``, e.g. :func:`quaternion_to_rot_mat`,
 
 from __future__ import annotations
 
+from hedera.helpers import check_public as _check_public
+
 from . import poses, positions, rotations
 from .poses import *  # noqa: F403
 from .positions import *  # noqa: F403
 from .rotations import *  # noqa: F403
 
 __all__ = [*rotations.__all__, *poses.__all__, *positions.__all__]
+
+# the public functions check the kind of their array arguments (hedera.helpers.checked)
+_check_public(globals(), __all__)

@@ -70,7 +70,12 @@ def parse_convention(convention: str) -> tuple[tuple[int, int, int], bool]:
     InvalidArgumentError
         For any other string.
     """
-    if not isinstance(convention, str) or len(convention) != 3:
+    if not isinstance(convention, str):
+        raise hd.ArgumentTypeError(
+            f"convention: expected 3 axis letters such as 'xyz' (extrinsic) or 'XYZ' (intrinsic), "
+            f"got {convention!r}"
+        )
+    if len(convention) != 3:
         raise hd.InvalidArgumentError(
             f"convention: expected 3 axis letters such as 'xyz' (extrinsic) or 'XYZ' (intrinsic), "
             f"got {convention!r}"

@@ -48,6 +48,7 @@ from typing import Any
 
 import hedera as hd
 from hedera.dtypes import as_hedera_dtype
+from hedera.helpers import finite_float, integer, positive_int
 from hedera.typing import Array
 
 __all__ = [
@@ -76,14 +77,19 @@ Shape = int | Sequence[int]
 
 
 def _shape(name: str, shape: Shape) -> tuple[int, ...]:
-    items = (shape,) if isinstance(shape, int) else tuple(shape)
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in items):
+    items = (shape,) if isinstance(shape, int) else shape
+    if hd.is_array(shape) or isinstance(shape, (str, bytes)) or not isinstance(items, Sequence):
+        raise hd.ArgumentTypeError(f"init.{name}: shape must be an int or a tuple of ints, got {shape!r}")
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in items):
+        raise hd.ArgumentTypeError(f"init.{name}: shape must be an int or a tuple of ints, got {shape!r}")
+    if not all(s >= 0 for s in items):
         raise hd.InvalidArgumentError(f"init.{name}: shape must be non-negative ints, got {shape!r}")
-    return items
+    return tuple(items)
 
 
 def seed(n: int) -> None:
     """Seed the generator the initializers use without a ``key`` (``hd.random.seed(n, backend="numpy")``)."""
+    integer("seed", "n", n)
     hd.random.seed(n, backend="numpy")
 
 
@@ -101,6 +107,7 @@ def numpy_key(key: int | Array) -> Array:
 
 def split_key(key: int | Array | None, num: int) -> list[Array | None]:
     """``num`` independent numpy keys from ``key``; ``None`` gives ``num`` ``None`` (stateful draws)."""
+    positive_int("split_key", "num", num)
     if key is None:
         return [None] * num
     return list(hd.random.split(numpy_key(key), num))
@@ -162,6 +169,8 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     ``leaky_relu`` sqrt(2 / (1 + slope**2)) (``param`` the slope, default 0.01),
     ``selu`` 3/4.
     """
+    if not isinstance(nonlinearity, str):
+        raise hd.ArgumentTypeError(f"calculate_gain: nonlinearity must be a str, got {nonlinearity!r}")
     if nonlinearity in _LINEAR_GAINS:
         return 1.0
     if nonlinearity == "tanh":
@@ -169,7 +178,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
-        slope = 0.01 if param is None else float(param)
+        slope = 0.01 if param is None else finite_float("calculate_gain", "param", param)
         return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4

@@ -49,6 +49,10 @@ def _class_axis(op: str, shape: tuple, axis: int) -> int:
 
 def _pick(op: str, log_probs: Array, targets: Array, axis: int) -> Array:
     """``log_probs`` at the integer class ``targets`` along ``axis`` (which ``targets`` lacks)."""
+    if axis == len(_args.shape_of(log_probs)) - 1:  # the classes last: the backend's own gather
+        picked = hd.nn_ops.gather_classes(log_probs, targets)
+        if picked is not None:
+            return picked
     index = hd.expand_dims(targets, axis=axis)
     return hd.squeeze(hd.take_along_axis(log_probs, index, axis=axis), axis=axis)
 

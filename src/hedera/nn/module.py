@@ -452,6 +452,11 @@ class Module:
         checked, arrays are stored without conversion. Use :meth:`load_state`
         for checkpoints.
         """
+        slots: list = []
+        if _parameter_slots(self, params, slots):  # the names match: store them (no flattening)
+            for store, name, value in slots:
+                store[name] = value
+            return
         flat = params.flatten_keys() if isinstance(params, Container) else Container(params).flatten_keys()
         expected = self.parameters().flatten_keys()
         if flat.keys() != expected.keys():
@@ -575,6 +580,36 @@ class Module:
             text = repr(child).replace("\n", "\n  ")
             lines.append(f"  ({name}): {text}")
         return "\n".join(lines) + "\n)"
+
+
+def _parameter_slots(module: Module, params: Any, out: list) -> bool:
+    """Whether ``params`` has exactly the parameter names of ``module``'s tree (Containers all the
+    way); if so ``out`` gets ``(store dict, name, array)`` for each. False sends
+    :meth:`Module.set_parameters` down its flattening path, which names the mismatch."""
+    if type(params) is not Container:
+        return False
+    given = params._data
+    d = module.__dict__
+    store = d["_parameters"]._data
+    matched = 0
+    for name, value in store.items():
+        if value is None:
+            continue
+        new = given.get(name)
+        if new is None or isinstance(new, Mapping):
+            return False
+        out.append((store, name, new))
+        matched += 1
+    for name, child in d["_modules"].items():
+        sub = given.get(name)
+        if sub is None:
+            if len(child.parameters()):
+                return False
+            continue
+        if not _parameter_slots(child, sub, out):
+            return False
+        matched += 1
+    return matched == len(given)
 
 
 def _child(tree: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:

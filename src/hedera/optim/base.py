@@ -23,6 +23,7 @@ from typing import Any
 
 import hedera as hd
 from hedera import Container
+from hedera.helpers import finite_float
 from hedera.typing import Array
 
 __all__ = [
@@ -43,6 +44,37 @@ __all__ = [
 ]
 
 LearningRate = float | Callable[[Any], Any]
+
+
+#: the range of each hyperparameter (``hedera.helpers.finite_float``'s keywords), by name: every
+#: optimizer and transform checks its arguments with it (a NaN, an infinity or a value out of range
+#: is an InvalidArgumentError, a non-number an ArgumentTypeError, both naming the class and argument)
+HYPERPARAMETER_RANGES: dict[str, dict[str, Any]] = {
+    "lr": {"minimum": 0.0},
+    "momentum": {"minimum": 0.0, "maximum": 1.0},
+    "dampening": {"minimum": 0.0, "maximum": 1.0},
+    "weight_decay": {"minimum": 0.0},
+    "eps": {"minimum": 0.0},
+    "alpha": {"minimum": 0.0},
+    "b1": {"minimum": 0.0, "maximum": 1.0, "exclusive_max": True},
+    "b2": {"minimum": 0.0, "maximum": 1.0, "exclusive_max": True},
+    "trust_coefficient": {"minimum": 0.0, "exclusive_min": True},
+    "limit": {"minimum": 0.0, "exclusive_min": True},
+    "max_norm": {"minimum": 0.0, "exclusive_min": True},
+    "clip_value": {"minimum": 0.0, "exclusive_min": True, "allow_none": True},
+    "clip_global_norm": {"minimum": 0.0, "exclusive_min": True, "allow_none": True},
+}
+
+
+def hyperparameter(op: str, name: str, value: Any) -> Any:
+    """``value`` checked against :data:`HYPERPARAMETER_RANGES` (a float; a schedule for ``lr``)."""
+    if name == "lr" and callable(value):
+        return value
+    if name == "lr" and (isinstance(value, str) or value is None or hd.is_array(value)):
+        raise hd.ArgumentTypeError(
+            f"{op}: lr must be a finite number >= 0 or a schedule (a callable of the step), got {value!r}"
+        )
+    return finite_float(op, name, value, **HYPERPARAMETER_RANGES[name])
 
 
 def _container(tree: Any, what: str) -> Container:
@@ -174,9 +206,7 @@ class ClipByValue(_LeafTransform):
     name = "clip_by_value"
 
     def __init__(self, limit: float) -> None:
-        if not float(limit) > 0:
-            raise hd.InvalidArgumentError(f"clip_by_value: limit must be positive, got {limit!r}")
-        self.limit = float(limit)
+        self.limit = hyperparameter(type(self).__name__, "limit", limit)
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         return [hd.clip(u, -self.limit, self.limit) for u in updates], state, True
@@ -211,9 +241,7 @@ class ClipByGlobalNorm(_LeafTransform):
     name = "clip_by_global_norm"
 
     def __init__(self, max_norm: float) -> None:
-        if not float(max_norm) > 0:
-            raise hd.InvalidArgumentError(f"clip_by_global_norm: max_norm must be positive, got {max_norm!r}")
-        self.max_norm = float(max_norm)
+        self.max_norm = hyperparameter(type(self).__name__, "max_norm", max_norm)
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         if not updates:
@@ -232,7 +260,7 @@ class AddDecayedWeights(_LeafTransform):
     name = "weight_decay"
 
     def __init__(self, weight_decay: float) -> None:
-        self.weight_decay = float(weight_decay)
+        self.weight_decay = hyperparameter(type(self).__name__, "weight_decay", weight_decay)
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         return _K.foreach_add(updates, _K.foreach_multiply(params, self.weight_decay), fresh), state, True
@@ -245,7 +273,9 @@ class Momentum(_LeafTransform):
     name = "momentum"
 
     def __init__(self, momentum: float, dampening: float = 0.0, nesterov: bool = False) -> None:
-        self.momentum, self.dampening, self.nesterov = float(momentum), float(dampening), bool(nesterov)
+        op = type(self).__name__
+        self.momentum = hyperparameter(op, "momentum", momentum)
+        self.dampening, self.nesterov = hyperparameter(op, "dampening", dampening), bool(nesterov)
 
     def init(self, params: Container) -> Container:
         return Container(buf=params.map(hd.zeros_like))
@@ -273,10 +303,9 @@ class ScaleByAdam(_LeafTransform):
     name = "adam"
 
     def __init__(self, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8, amsgrad: bool = False) -> None:
-        for label, b in (("beta1", b1), ("beta2", b2)):
-            if not 0.0 <= float(b) < 1.0:
-                raise hd.InvalidArgumentError(f"adam: {label} must be in [0, 1), got {b!r}")
-        self.b1, self.b2, self.eps, self.amsgrad = float(b1), float(b2), float(eps), bool(amsgrad)
+        op = type(self).__name__
+        self.b1, self.b2 = hyperparameter(op, "b1", b1), hyperparameter(op, "b2", b2)
+        self.eps, self.amsgrad = hyperparameter(op, "eps", eps), bool(amsgrad)
 
     def init(self, params: Container) -> Container:
         state = Container(mu=params.map(hd.zeros_like), nu=params.map(hd.zeros_like))
@@ -324,12 +353,9 @@ class ScaleByRMS(_LeafTransform):
     def __init__(
         self, alpha: float = 0.99, eps: float = 1e-8, centered: bool = False, momentum: float = 0.0
     ) -> None:
-        self.alpha, self.eps, self.centered, self.momentum = (
-            float(alpha),
-            float(eps),
-            bool(centered),
-            float(momentum),
-        )
+        op = type(self).__name__
+        self.alpha, self.eps = hyperparameter(op, "alpha", alpha), hyperparameter(op, "eps", eps)
+        self.centered, self.momentum = bool(centered), hyperparameter(op, "momentum", momentum)
 
     def init(self, params: Container) -> Container:
         state = Container(square_avg=params.map(hd.zeros_like))
@@ -370,7 +396,9 @@ class ScaleByTrustRatio(_LeafTransform):
     name = "trust_ratio"
 
     def __init__(self, trust_coefficient: float = 1.0, eps: float = 0.0) -> None:
-        self.trust_coefficient, self.eps = float(trust_coefficient), float(eps)
+        op = type(self).__name__
+        self.trust_coefficient = hyperparameter(op, "trust_coefficient", trust_coefficient)
+        self.eps = hyperparameter(op, "eps", eps)
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         def scale(u: Array, p: Array) -> Array:
@@ -390,15 +418,8 @@ class ScaleByLearningRate(_LeafTransform):
 
     name = "learning_rate"
 
-    def __init__(self, lr: LearningRate) -> None:
-        if not callable(lr):
-            if isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0:
-                raise hd.InvalidArgumentError(
-                    "optimizer: lr must be a non-negative number or a schedule (a callable of the step), "
-                    f"got {lr!r}"
-                )
-            lr = float(lr)
-        self.lr = lr
+    def __init__(self, lr: LearningRate, *, op: str | None = None) -> None:
+        self.lr = hyperparameter(op or type(self).__name__, "lr", lr)
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         if not updates:
@@ -413,7 +434,7 @@ class ScaleByLearningRate(_LeafTransform):
 
 def clip_by_value(limit: float) -> ClipByValue:
     """A stage clipping every gradient element to ``[-limit, limit]``; put it first in :func:`chain`."""
-    return ClipByValue(limit)
+    return ClipByValue(hyperparameter("clip_by_value", "limit", limit))
 
 
 def clip_by_global_norm(max_norm: float) -> ClipByGlobalNorm:
@@ -424,7 +445,7 @@ def clip_by_global_norm(max_norm: float) -> ClipByGlobalNorm:
     >>> import hedera as hd
     >>> opt = hd.optim.chain(hd.optim.clip_by_global_norm(1.0), hd.optim.Adam(1e-3))
     """
-    return ClipByGlobalNorm(max_norm)
+    return ClipByGlobalNorm(hyperparameter("clip_by_global_norm", "max_norm", max_norm))
 
 
 # ---- the optimizer ---------------------------------------------------------------------------

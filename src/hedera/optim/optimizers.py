@@ -10,8 +10,10 @@ takes ``clip_value`` and ``clip_global_norm``, which clip the gradients first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import hedera as hd
+from hedera.helpers import finite_float
 
 from .base import (
     AddDecayedWeights,
@@ -25,9 +27,16 @@ from .base import (
     ScaleByRMS,
     ScaleByTrustRatio,
     Transform,
+    hyperparameter,
 )
 
 __all__ = ["LAMB", "LARS", "SGD", "Adam", "AdamW", "RMSprop"]
+
+
+def _check(opt: str, **values: Any) -> None:
+    """Every hyperparameter of optimizer ``opt`` against its range (``HYPERPARAMETER_RANGES``)."""
+    for name, value in values.items():
+        hyperparameter(opt, name, value)
 
 
 def _clips(clip_value: float | None, clip_global_norm: float | None) -> list[Transform]:
@@ -40,17 +49,17 @@ def _clips(clip_value: float | None, clip_global_norm: float | None) -> list[Tra
 
 
 def _non_negative(opt: str, name: str, value: float) -> float:
-    value = float(value)
-    if not value >= 0.0:
-        raise hd.InvalidArgumentError(f"{opt}: {name} must be >= 0, got {value}")
-    return value
+    return finite_float(opt, name, value, minimum=0.0)  # type: ignore[return-value]
 
 
 def _betas(opt: str, betas: Sequence[float]) -> tuple[float, float]:
-    b = tuple(betas)
-    if len(b) != 2:
+    if isinstance(betas, (str, bytes)) or not isinstance(betas, Sequence):
+        raise hd.ArgumentTypeError(f"{opt}: betas must be a pair (beta1, beta2) of floats, got {betas!r}")
+    if len(betas) != 2:
         raise hd.InvalidArgumentError(f"{opt}: betas must be a pair (beta1, beta2), got {betas!r}")
-    return float(b[0]), float(b[1])
+    b1 = finite_float(opt, "betas[0]", betas[0], minimum=0.0, maximum=1.0, exclusive_max=True)
+    b2 = finite_float(opt, "betas[1]", betas[1], minimum=0.0, maximum=1.0, exclusive_max=True)
+    return b1, b2  # type: ignore[return-value]
 
 
 class SGD(Optimizer):
@@ -90,6 +99,15 @@ class SGD(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "SGD",
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         momentum = _non_negative("SGD", "momentum", momentum)
         weight_decay = _non_negative("SGD", "weight_decay", weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
@@ -99,7 +117,7 @@ class SGD(Optimizer):
             stages.append(AddDecayedWeights(weight_decay))
         if momentum:
             stages.append(Momentum(momentum, dampening, nesterov))
-        stages.append(ScaleByLearningRate(lr))
+        stages.append(ScaleByLearningRate(lr, op=type(self).__name__))
         super().__init__(*stages)
 
 
@@ -130,12 +148,20 @@ class Adam(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "Adam",
+            lr=lr,
+            eps=eps,
+            weight_decay=weight_decay,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         b1, b2 = _betas("Adam", betas)
         weight_decay = _non_negative("Adam", "weight_decay", weight_decay)
         stages = _clips(clip_value, clip_global_norm)
         if weight_decay:
             stages.append(AddDecayedWeights(weight_decay))
-        stages += [ScaleByAdam(b1, b2, eps, amsgrad), ScaleByLearningRate(lr)]
+        stages += [ScaleByAdam(b1, b2, eps, amsgrad), ScaleByLearningRate(lr, op=type(self).__name__)]
         super().__init__(*stages)
 
 
@@ -158,12 +184,20 @@ class AdamW(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "AdamW",
+            lr=lr,
+            eps=eps,
+            weight_decay=weight_decay,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         b1, b2 = _betas("AdamW", betas)
         weight_decay = _non_negative("AdamW", "weight_decay", weight_decay)
         stages = [*_clips(clip_value, clip_global_norm), ScaleByAdam(b1, b2, eps, amsgrad)]
         if weight_decay:
             stages.append(AddDecayedWeights(weight_decay))
-        stages.append(ScaleByLearningRate(lr))
+        stages.append(ScaleByLearningRate(lr, op=type(self).__name__))
         super().__init__(*stages)
 
 
@@ -187,12 +221,25 @@ class RMSprop(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "RMSprop",
+            lr=lr,
+            alpha=alpha,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum=momentum,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         weight_decay = _non_negative("RMSprop", "weight_decay", weight_decay)
         momentum = _non_negative("RMSprop", "momentum", momentum)
         stages = _clips(clip_value, clip_global_norm)
         if weight_decay:
             stages.append(AddDecayedWeights(weight_decay))
-        stages += [ScaleByRMS(alpha, eps, centered, momentum), ScaleByLearningRate(lr)]
+        stages += [
+            ScaleByRMS(alpha, eps, centered, momentum),
+            ScaleByLearningRate(lr, op=type(self).__name__),
+        ]
         super().__init__(*stages)
 
 
@@ -214,12 +261,20 @@ class LAMB(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "LAMB",
+            lr=lr,
+            eps=eps,
+            weight_decay=weight_decay,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         b1, b2 = _betas("LAMB", betas)
         weight_decay = _non_negative("LAMB", "weight_decay", weight_decay)
         stages = [*_clips(clip_value, clip_global_norm), ScaleByAdam(b1, b2, eps)]
         if weight_decay:
             stages.append(AddDecayedWeights(weight_decay))
-        stages += [ScaleByTrustRatio(), ScaleByLearningRate(lr)]
+        stages += [ScaleByTrustRatio(), ScaleByLearningRate(lr, op=type(self).__name__)]
         super().__init__(*stages)
 
 
@@ -244,12 +299,22 @@ class LARS(Optimizer):
         clip_value: float | None = None,
         clip_global_norm: float | None = None,
     ) -> None:
+        _check(
+            "LARS",
+            lr=lr,
+            momentum=momentum,
+            weight_decay=weight_decay,
+            trust_coefficient=trust_coefficient,
+            eps=eps,
+            clip_value=clip_value,
+            clip_global_norm=clip_global_norm,
+        )
         weight_decay = _non_negative("LARS", "weight_decay", weight_decay)
         momentum = _non_negative("LARS", "momentum", momentum)
         stages = _clips(clip_value, clip_global_norm)
         if weight_decay:
             stages.append(AddDecayedWeights(weight_decay))
-        stages += [ScaleByTrustRatio(trust_coefficient, eps), ScaleByLearningRate(lr)]
+        stages += [ScaleByTrustRatio(trust_coefficient, eps), ScaleByLearningRate(lr, op=type(self).__name__)]
         if momentum:
             stages.append(Momentum(momentum, 0.0, nesterov))
         super().__init__(*stages)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import finite_float, positive_int
 from hedera.typing import Array
 
 __all__ = ["Schedule", "constant", "cosine_decay", "exponential_decay", "linear_warmup", "step_decay"]
@@ -40,11 +41,15 @@ def _float(step: Step) -> Any:
 
 
 def _check_positive(fname: str, name: str, value: Any, integer: bool = False) -> None:
-    kind = int if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kind) or value <= 0:
-        raise hd.InvalidArgumentError(
-            f"{fname}: {name} must be a positive {'int' if integer else 'number'}, got {value!r}"
-        )
+    if integer:
+        positive_int(fname, name, value)
+    else:
+        finite_float(fname, name, value, minimum=0.0, exclusive_min=True)
+
+
+def _rate(fname: str, name: str, value: Any) -> float:
+    """A learning rate: a finite number >= 0."""
+    return finite_float(fname, name, value, minimum=0.0)  # type: ignore[return-value]
 
 
 class Schedule:
@@ -60,7 +65,7 @@ class Schedule:
 
 class _Constant(Schedule):
     def __init__(self, lr: float) -> None:
-        self.lr = float(lr)
+        self.lr = _rate("constant", "lr", lr)
 
     def __call__(self, step: Step) -> Any:
         return self.lr if _is_python(step) else hd.full_like(_float(step), self.lr)
@@ -74,7 +79,8 @@ def constant(lr: float) -> Schedule:
 class _StepDecay(Schedule):
     def __init__(self, lr: float, step_size: int, gamma: float) -> None:
         _check_positive("step_decay", "step_size", step_size, integer=True)
-        self.lr, self.step_size, self.gamma = float(lr), step_size, float(gamma)
+        _check_positive("step_decay", "gamma", gamma)
+        self.lr, self.step_size, self.gamma = _rate("step_decay", "lr", lr), step_size, float(gamma)
 
     def __call__(self, step: Step) -> Any:
         if _is_python(step):
@@ -95,7 +101,8 @@ class _ExponentialDecay(Schedule):
     def __init__(self, lr: float, gamma: float, steps: int, staircase: bool) -> None:
         _check_positive("exponential_decay", "gamma", gamma)
         _check_positive("exponential_decay", "steps", steps, integer=True)
-        self.lr, self.gamma, self.steps, self.staircase = float(lr), float(gamma), steps, bool(staircase)
+        self.lr, self.gamma = _rate("exponential_decay", "lr", lr), float(gamma)
+        self.steps, self.staircase = steps, bool(staircase)
 
     def __call__(self, step: Step) -> Any:
         if _is_python(step):
@@ -117,7 +124,8 @@ def exponential_decay(lr: float, gamma: float, steps: int = 1, *, staircase: boo
 class _CosineDecay(Schedule):
     def __init__(self, lr: float, total_steps: int, final_lr: float) -> None:
         _check_positive("cosine_decay", "total_steps", total_steps, integer=True)
-        self.lr, self.total_steps, self.final_lr = float(lr), total_steps, float(final_lr)
+        self.lr, self.total_steps = _rate("cosine_decay", "lr", lr), total_steps
+        self.final_lr = _rate("cosine_decay", "final_lr", final_lr)
 
     def __call__(self, step: Step) -> Any:
         span = self.lr - self.final_lr
@@ -144,10 +152,9 @@ class _LinearWarmup(Schedule):
         self, schedule: float | Callable[[Step], Any], warmup_steps: int, start_factor: float
     ) -> None:
         _check_positive("linear_warmup", "warmup_steps", warmup_steps, integer=True)
-        if not 0.0 <= start_factor <= 1.0:
-            raise hd.InvalidArgumentError(
-                f"linear_warmup: start_factor must be in [0, 1], got {start_factor}"
-            )
+        finite_float("linear_warmup", "start_factor", start_factor, minimum=0.0, maximum=1.0)
+        if not callable(schedule):
+            _rate("linear_warmup", "schedule", schedule)
         self.schedule = schedule if callable(schedule) else constant(schedule)
         self.warmup_steps, self.start_factor = warmup_steps, float(start_factor)
 

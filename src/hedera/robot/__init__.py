@@ -18,9 +18,14 @@ frame's coordinates to the world's). See docs/robot.md.
 
 from __future__ import annotations
 
+from hedera.helpers import check_public as _check_public
+
 from . import manipulator, rigid_mobile, splines
 from .manipulator import *  # noqa: F403
 from .rigid_mobile import *  # noqa: F403
 from .splines import *  # noqa: F403
 
 __all__ = [*splines.__all__, *manipulator.__all__, *rigid_mobile.__all__]
+
+# the public functions check the kind of their array arguments (hedera.helpers.checked)
+_check_public(globals(), __all__)

@@ -24,6 +24,8 @@ Conventions (see docs/vision.md):
 
 from __future__ import annotations
 
+from hedera.helpers import check_public as _check_public
+
 from . import cameras, images, optical_flow, projective, rendering, sdf, two_view
 from .cameras import *  # noqa: F403
 from .images import *  # noqa: F403
@@ -42,3 +44,6 @@ __all__ = [
     *rendering.__all__,
     *sdf.__all__,
 ]
+
+# the public functions check the kind of their array arguments (hedera.helpers.checked)
+_check_public(globals(), __all__)

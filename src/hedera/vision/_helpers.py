@@ -13,10 +13,11 @@ Conventions used throughout the package:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
-from hedera.helpers import TINY, check_last_dim, check_matrix, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
+from hedera.helpers import TINY, check_last_dim, check_matrix, int_tuple, safe_norm, safe_sqrt  # noqa: F401  (re-exported)
 from hedera.typing import Array
 
 #: the smallest magnitude a depth (or any projective denominator) is divided by
@@ -52,13 +53,19 @@ def check_image(image: Array, name: str = "image") -> None:
 
 
 def check_image_dims(image_dims: Any, name: str = "image_dims") -> tuple[int, int]:
-    """``(H, W)`` as Python ints; :class:`hedera.InvalidArgumentError` unless two positive ints."""
-    try:
-        height, width = (int(d) for d in image_dims)
-    except (TypeError, ValueError):
-        raise hd.InvalidArgumentError(f"{name}: expected (height, width), got {image_dims!r}") from None
-    if height <= 0 or width <= 0:
-        raise hd.InvalidArgumentError(f"{name}: expected positive (height, width), got {image_dims!r}")
+    """``(H, W)`` as Python ints: :class:`hedera.ArgumentTypeError` unless a pair of ints (no float,
+    str or array), :class:`hedera.InvalidArgumentError` unless two of them, positive."""
+    if (
+        hd.is_array(image_dims)
+        or isinstance(image_dims, (int, str, bytes))
+        or not isinstance(image_dims, Sequence)
+    ):
+        raise hd.ArgumentTypeError(f"{name}: expected (height, width), a pair of ints, got {image_dims!r}")
+    height, width = (
+        int_tuple(name, "(height, width)", image_dims, len(image_dims)) if len(image_dims) == 2 else (0, 0)
+    )
+    if len(image_dims) != 2:
+        raise hd.InvalidArgumentError(f"{name}: expected (height, width), a pair of ints, got {image_dims!r}")
     return height, width
 
 

@@ -8,6 +8,7 @@ give ``inf``/``nan`` entries instead of an error.
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult
@@ -57,7 +58,13 @@ def _default_rtol(x):
 
 
 def matrix_rank(x, /, *, rtol=None):
-    # jnp.linalg.matrix_rank uses a given rtol as an absolute tolerance; the standard's is relative
+    # jnp.linalg.matrix_rank uses a given rtol as an absolute tolerance; the standard's is relative.
+    # Compiled as one program, as jnp.linalg.matrix_rank is: five eager ops cost ~20 us more
+    return _matrix_rank(x, rtol)
+
+
+@jax.jit
+def _matrix_rank(x, rtol):
     s = jnp.linalg.svdvals(x)
     rtol = _default_rtol(s) if rtol is None else jnp.asarray(rtol)[..., None]
     tol = jnp.max(s, axis=-1, keepdims=True, initial=0.0) * rtol

@@ -48,6 +48,12 @@ def _integer_accumulator(dt):
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    # the common case, as in cumulative_sum: jnp.cumprod without jnp.cumulative_prod's checks (~10 us)
+    if dtype is None and not include_initial and x.dtype.kind in "fc":
+        if type(axis) is int and -x.ndim <= axis < x.ndim:
+            return jnp.cumprod(x, axis)
+        if axis is None and x.ndim == 1:
+            return jnp.cumprod(x, 0)
     # JAX keeps narrow integer dtypes here (int8 stays int8), unlike in prod and cumulative_sum
     dt = _integer_accumulator(x.dtype) if dtype is None else native_dtype(dtype)
     return jnp.cumulative_prod(x, axis=axis, dtype=dt, include_initial=include_initial)

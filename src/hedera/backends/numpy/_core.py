@@ -29,10 +29,10 @@ CONFORMANCE_COSTS: dict[str, str] = {
 #: function -> how this backend gives the standard's special values where NumPy's own call does not
 #: (docs/backends.md; checked by tests/core/test_special_cases.py)
 SPECIAL_VALUE_FIXES: dict[str, str] = {
-    "floor_divide": "x1 / x2 where exactly one operand is infinite (NumPy follows Python: inf // 2 is NaN, "
-    "-1 // inf is -1)",
+    "floor_divide": "x1 / x2 where an operand is infinite (NumPy follows Python: inf // 2 is NaN, "
+    "-1 // inf is -1); only where an operand holds an infinity (one isinf and count_nonzero each)",
     "pow": "abs(x1) ** 0.5 at x1 = -0 or -inf for a scalar exponent 0.5 "
-    "(NumPy computes sqrt(x1): -0.0 and NaN)",
+    "(NumPy computes sqrt(x1): -0.0 and NaN); only where x1 holds a sign bit (one signbit, one count)",
     "tanh": "+-1 + 0j (b's sign of zero) at +-inf + bj for finite b (NumPy: the sign of sin(2b))",
     "expm1": "exp(x) - 1 where a complex part is not finite (np.expm1(inf + 0j) is inf + NaN j)",
     "sign": "x / abs(x) for complex x (NumPy < 2 differs)",

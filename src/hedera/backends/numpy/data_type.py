@@ -37,16 +37,49 @@ def _dtype_of(value):
     return value.dtype if isinstance(value, (np.ndarray, np.generic)) else value
 
 
+def _key(dtype):
+    """A dtype as a cache key: hedera dtypes by name (their hash runs in Python), others as they are."""
+    return dtype.name if type(dtype) is _hd.DType else dtype
+
+
+# answers by argument: the dtype lattice and limits never change
+_CAN_CAST: dict = {}
+_FINFO: dict = {}
+_IINFO: dict = {}
+
+
 def can_cast(from_, to, /):
-    return _hd.can_cast(_dtype_of(from_), to)
+    from_ = _dtype_of(from_)
+    key = (_key(from_), _key(to))
+    try:
+        return _CAN_CAST[key]
+    except KeyError:
+        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
+        return out
+    except TypeError:  # an unhashable argument: answered (and rejected) without the cache
+        return _hd.can_cast(from_, to)
 
 
 def finfo(type, /):
-    return finfo_of(np.finfo(native_dtype(_dtype_of(type))))  # Python float fields, as the standard says
+    dtype = _dtype_of(type)
+    try:
+        return _FINFO[_key(dtype)]
+    except KeyError:
+        out = _FINFO[_key(dtype)] = finfo_of(np.finfo(native_dtype(dtype)))  # Python float fields
+        return out
+    except TypeError:
+        return finfo_of(np.finfo(native_dtype(dtype)))
 
 
 def iinfo(type, /):
-    return iinfo_of(np.iinfo(native_dtype(_dtype_of(type))))
+    dtype = _dtype_of(type)
+    try:
+        return _IINFO[_key(dtype)]
+    except KeyError:
+        out = _IINFO[_key(dtype)] = iinfo_of(np.iinfo(native_dtype(dtype)))
+        return out
+    except TypeError:
+        return iinfo_of(np.iinfo(native_dtype(dtype)))
 
 
 def isdtype(dtype, kind):

@@ -128,18 +128,22 @@ if _VALUE_BASED:  # numpy < 2 gives acosh(+-0 + NaN j) = NaN + NaN j; the standa
 
 
 _floor_divide = floor_divide
+_count_nonzero = np.count_nonzero
+
+
+def _has_infinity(x) -> bool:
+    """Whether ``x`` (an array or a Python scalar) holds an infinity: one ``isinf`` and a count."""
+    return math.isinf(x) if type(x) is float else type(x) is not int and bool(_count_nonzero(np.isinf(x)))
 
 
 def floor_divide(x1, x2, /):
     """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
     out = _floor_divide(x1, x2)
-    if out.dtype.kind != "f":
+    if out.dtype.kind != "f" or not (_has_infinity(x1) or _has_infinity(x2)):
         return out
     # NumPy follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
     # there x1 / x2 is the standard's result, sign included
-    special = np.isinf(x1) if type(x2) is float and math.isfinite(x2) else np.isinf(x1) | np.isinf(x2)
-    if not special.any():
-        return out
+    special = np.isinf(x1) | np.isinf(x2)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(special, np.divide(x1, x2, dtype=out.dtype), out)
 
@@ -150,8 +154,11 @@ _power = pow
 def pow(x1, x2, /):
     """``x1 ** x2``; ``(-0.0) ** 0.5`` is +0 and ``(-inf) ** 0.5`` is +inf, as the standard says."""
     out = _power(x1, x2)
-    # NumPy computes x ** 0.5 as sqrt(x) for a scalar (0-d) exponent, which keeps -0.0 and gives NaN at -inf
+    # NumPy computes x ** 0.5 as sqrt(x) for a scalar (0-d) exponent, which keeps -0.0 and gives NaN at
+    # -inf; both have the sign bit set, which one count finds (inputs without it need no fix-up)
     if out.dtype.kind != "f" or getattr(x2, "ndim", 0) != 0 or x2 != 0.5:
+        return out
+    if not _count_nonzero(np.signbit(x1)):
         return out
     # every result is >= +0 or NaN, except at -inf (+inf)
     return np.where(np.equal(x1, -np.inf), np.inf, np.abs(out)).astype(out.dtype, copy=False)
@@ -181,9 +188,14 @@ def _integral_identity(ufunc):
     return rounded
 
 
-ceil = _integral_identity(np.ceil)
-floor = _integral_identity(np.floor)
-trunc = _integral_identity(np.trunc)
+#: whether this NumPy's ceil/floor/trunc keep integer dtypes (numpy >= 2.1): then they are the ufuncs
+_ROUNDING_KEEPS_INTEGERS = np.floor(np.ones(1, np.int8)).dtype == np.int8
+if _ROUNDING_KEEPS_INTEGERS:
+    ceil, floor, trunc = np.ceil, np.floor, np.trunc
+else:
+    ceil = _integral_identity(np.ceil)
+    floor = _integral_identity(np.floor)
+    trunc = _integral_identity(np.trunc)
 
 
 def clip(x, /, min=None, max=None):
@@ -195,15 +207,20 @@ def clip(x, /, min=None, max=None):
 
 
 def expm1(x, /):
+    if type(x) is np.ndarray and x.dtype.kind != "c":  # the common case, without np.iscomplexobj
+        return np.expm1(x)
     if np.iscomplexobj(x):  # np.expm1(inf+0j) is inf+nanj; the standard's special cases follow exp(x) - 1
         with np.errstate(invalid="ignore"):
             return np.where(np.isfinite(x), np.expm1(x), np.exp(x) - 1).astype(np.result_type(x))
     return np.expm1(x)
 
 
-def sign(x, /):
+def _complex_sign(x, /):
     if np.iscomplexobj(x):  # the standard's complex sign is x / |x| (numpy < 2 differs)
         magnitude = np.abs(x)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude)).astype(x.dtype)
     return np.sign(x)
+
+
+sign = _complex_sign if _VALUE_BASED else np.sign  # numpy >= 2's complex sign is x / |x|

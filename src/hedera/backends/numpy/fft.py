@@ -76,12 +76,12 @@ def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     check_device(device)
-    return np.fft.fftfreq(n, d=d).astype(native_dtype(dtype) or np.float64)
+    return np.fft.fftfreq(n, d=d).astype(native_dtype(dtype) or np.float64, copy=False)
 
 
 def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     check_device(device)
-    return np.fft.rfftfreq(n, d=d).astype(native_dtype(dtype) or np.float64)
+    return np.fft.rfftfreq(n, d=d).astype(native_dtype(dtype) or np.float64, copy=False)
 
 
 def fftshift(x, /, *, axes=None):

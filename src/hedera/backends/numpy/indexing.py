@@ -11,11 +11,17 @@ __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
+    if type(indices) is np.ndarray and indices.dtype.kind == "i":  # the common case: no check to make
+        return np.take_along_axis(x, indices, axis)
     check_integer_indices("take_along_axis", "indices", indices)  # numpy casts booleans
     return np.take_along_axis(x, indices, axis)  # numpy < 2 has no default axis
 
 
 def take(x, indices, /, *, axis=None):
+    # the common case: an array of signed integer indices (no check to make), an axis or a 1-d x
+    if type(indices) is np.ndarray and indices.dtype.kind == "i" and type(x) is np.ndarray:
+        if axis is not None or x.ndim == 1:
+            return x.take(indices, axis)
     check_integer_indices("take", "indices", indices)  # numpy casts booleans
     if axis is None and np.ndim(x) != 1:
         raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")

@@ -72,7 +72,14 @@ def slogdet(x, /):
     return SlogdetResult(*np.linalg.slogdet(x))
 
 
+#: NumPy >= 2 reads x2 as the standard does: a vector only where it is 1-d (numpy < 2: also where
+#: it has one dimension less than x1), the batch axes broadcast
+_SOLVE_CONFORMS = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+
 def solve(x1, x2, /):
+    if _SOLVE_CONFORMS:
+        return np.linalg.solve(x1, x2)
     # the standard treats a 1-d x2 as a vector, and otherwise as a stack of matrices; the batch
     # axes are broadcast here because numpy < 2 reads an x2 of one dimension less than x1 as vectors
     x1, x2 = np.asarray(x1), np.asarray(x2)
@@ -97,7 +104,14 @@ def trace(x, /, *, offset=0, dtype=None):
     return np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=native_dtype(dtype)))
 
 
+_vector_norm = getattr(np.linalg, "vector_norm", None)  # numpy >= 2
+
+
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    if _vector_norm is not None and type(x) is np.ndarray and x.dtype.kind in "fc" and type(axis) is not list:
+        # (an int or tuple axis out of range or repeated raises as from the path below: normalize_axes)
+        if axis is None or (type(axis) is int and -x.ndim <= axis < x.ndim):
+            return _vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
     axes = normalize_axes(axis, np.ndim(x))
     a = np.abs(x)
     if ord == np.inf:

@@ -20,16 +20,26 @@ def _unique(x, **flags):
         return np.unique(np.reshape(x, -1), **flags)
 
 
+# numpy >= 2's unique_* functions conform (NaNs distinct, inverse indices of x's shape); numpy < 2 has none
+_NATIVE_UNIQUE = hasattr(np, "unique_all")
+
+
 def unique_all(x, /):
+    if _NATIVE_UNIQUE:
+        return UniqueAllResult(*np.unique_all(x))
     values, indices, inverse, counts = _unique(x, return_index=True, return_inverse=True, return_counts=True)
     return UniqueAllResult(values, indices, np.reshape(inverse, np.shape(x)), counts)
 
 
 def unique_counts(x, /):
+    if _NATIVE_UNIQUE:
+        return UniqueCountsResult(*np.unique_counts(x))
     return UniqueCountsResult(*_unique(x, return_counts=True))
 
 
 def unique_inverse(x, /):
+    if _NATIVE_UNIQUE:
+        return UniqueInverseResult(*np.unique_inverse(x))
     values, inverse = _unique(x, return_inverse=True)
     return UniqueInverseResult(values, np.reshape(inverse, np.shape(x)))
 

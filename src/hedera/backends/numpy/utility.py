@@ -16,6 +16,8 @@ def any(x, /, *, axis=None, keepdims=False):
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    if prepend is None and append is None:
+        return np.diff(x, n, axis)
     # numpy treats prepend=None as a value to prepend, so pass only what was given
     extra = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     return np.diff(x, n=n, axis=axis, **extra)

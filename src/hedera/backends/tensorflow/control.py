@@ -14,6 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from ...errors import UnsupportedError
 from ...jit import traced_by
 from .. import _control_python as _py
 from . import autodiff as _autodiff
@@ -40,7 +41,27 @@ def switch(index: Any, branches: Sequence[Callable], operands: tuple) -> tuple:
     if not _traced():
         return _py.switch(index, branches, operands)
     index = tf.clip_by_value(tf.cast(index, tf.int32), 0, len(branches) - 1)
-    return tuple(tf.switch_case(index, [lambda b=b: b(operands) for b in branches]))
+    try:
+        return tuple(tf.switch_case(index, [lambda b=b: b(operands) for b in branches]))
+    except TypeError as error:
+        raise _forward_mode_error("switch", error) from error
+
+
+def _forward_mode_error(construct: str, error: Exception) -> Exception:
+    """TensorFlow 2.21's ForwardAccumulator inside a graph fails on ``tf.switch_case`` ("Could not
+    generate a generic TraceType") and on a ``tf.while_loop`` carrying only ``TensorArray`` s (a scan
+    without a carry: "dtype variant is not compatible"); other errors pass through."""
+    if not any(text in str(error) for text in ("TraceType", "variant")):
+        return error
+    way_out = {
+        "switch": "write it as nested hd.cond, or take hd.jvp outside hd.jit",
+        "map": "give the scan a carry (hd.scan), use reverse mode, or take hd.jvp outside hd.jit",
+    }[construct]
+    return UnsupportedError(
+        f"{construct}: forward-mode differentiation (hd.jvp) inside a compiled TensorFlow graph "
+        f"(hd.jit, tf.function) fails in TensorFlow 2.21 ({type(error).__name__}: "
+        f"{str(error).strip().splitlines()[0][:120]}); {way_out}"
+    )
 
 
 def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations: int | None) -> tuple:
@@ -80,12 +101,17 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
         written = (ta.write(t - 1, v) for ta, v in zip(outs, y, strict=True))
         return (t + 1, *carry, *written)
 
-    state = tf.while_loop(
-        lambda t, *_: t < length,
-        body,
-        (tf.constant(1), *carry, *outputs),
-        maximum_iterations=length - 1,
-    )
+    try:
+        state = tf.while_loop(
+            lambda t, *_: t < length,
+            body,
+            (tf.constant(1), *carry, *outputs),
+            maximum_iterations=length - 1,
+        )
+    except (TypeError, ValueError) as error:
+        if n:
+            raise
+        raise _forward_mode_error("map", error) from error
     ys = []
     for ta, v in zip(state[n + 1 :], y_first, strict=True):
         rest = ta.stack()  # loop order: forward t = 1..length-1, reverse t = length-2..0

@@ -19,6 +19,7 @@ import math
 import tensorflow as tf
 
 from ._core import (
+    _EAGER,
     COMPLEX,
     DEFAULT_FLOAT,
     INEXACT,
@@ -30,6 +31,7 @@ from ._core import (
     SIGNED_OF,
     UNSIGNED,
     constant,
+    host_values,
     is_complex,
     promote,
     zero_like,
@@ -79,13 +81,17 @@ def _binary(op, name: str, doc: str):
     """A standard binary function over the TF op ``op(x1, x2)``, promoting mixed dtypes."""
 
     def binary(x1, x2, /):
+        # the checks for a Python zero cost one type() and one or two identity tests; a nonzero
+        # float adds one truth test (``not x2``), nothing else
+        kind = type(x2)
         if type(x1) in _PY_SCALAR_TYPES:  # TF would convert a left scalar by its own defaults
             x1, x2 = promote(x1, x2)
-        elif type(x2) is float and x2 == 0.0:  # TF's scalar cache would flip its sign: see _core
-            x2 = zero_like(x2, x1)
-            if type(x2) is float:
-                x1, x2 = promote(x1, x2)
-        elif type(x2) is complex and (x2.real == 0.0 or x2.imag == 0.0):  # the same for complex numbers
+        elif kind is float:
+            if not x2:  # TF's scalar cache would flip the sign of a zero: see _core
+                x2 = zero_like(x2, x1)
+                if type(x2) is float:
+                    x1, x2 = promote(x1, x2)
+        elif kind is complex and not (x2.real and x2.imag):  # the same for a complex zero part
             x1, x2 = promote(x1, x2)
         try:
             return op(x1, x2)
@@ -133,7 +139,7 @@ def divide(x1, x2, /):
     """
     try:
         if x1._datatype_enum() in REAL_FLOAT_ENUMS:  # an eager float tensor: TF's RealDiv conforms
-            if type(x2) is float and x2 == 0.0:
+            if type(x2) is float and not x2:
                 x2 = zero_like(x2, x1)  # TF's scalar cache would flip its sign: see _core
             return _gm.real_div(x1, x2)
     except (AttributeError, *MIXED_DTYPE_ERRORS):
@@ -224,7 +230,7 @@ def _safe_int_divisor(x1, x2):
 
 
 def floor_divide(x1, x2, /):
-    """``floor(x1 / x2)``, computed as NumPy does (from ``fmod``) so results agree exactly.
+    """``floor(x1 / x2)``, computed as NumPy does (from the remainder) so results agree exactly.
 
     Integer division by zero gives 0 (NumPy's result; TensorFlow would raise).
     """
@@ -232,18 +238,13 @@ def floor_divide(x1, x2, /):
     if x1.dtype in INTEGER:
         zero, divisor = _safe_int_divisor(x1, x2)
         return tf.where(zero, tf.zeros((), x1.dtype), _gm.floor_div(x1, divisor))
-    # NumPy's npy_divmod: floor(x/y) rounds x/y first, which is off by one near integers
-    mod = _gm.truncate_mod(x1, x2)
-    div = (x1 - mod) / x2
-    fix = tf.not_equal(mod, 0) & tf.not_equal(x2 < 0, mod < 0)
-    div = tf.where(fix, div - 1, div)
-    floordiv = _gm.floor(div)
-    floordiv = tf.where(div - floordiv > 0.5, floordiv + 1, floordiv)
-    quotient = x1 / x2
-    floordiv = tf.where(tf.equal(div, 0), copysign(tf.zeros_like(div), quotient), floordiv)
-    # where x1 / x2 is zero or not finite (a zero, infinite or NaN operand) it is the standard's
-    # result, sign included (inf // 2 is inf, -1 // inf is -0)
-    return tf.where(_gm.is_finite(quotient) & tf.not_equal(quotient, 0), floordiv, quotient)
+    # TF's FloorDiv is floor(x1 / x2), which rounds x1 / x2 first (1.0 // 0.1 is 10; NumPy: 9). The
+    # integer (x1 - x1 mod x2) / x2 is NumPy's (npy_divmod's) result, rounded to the integer it is
+    # within a few ulps of. Where that is below 1 in magnitude or NaN (a zero, infinite or NaN operand,
+    # or a quotient in [0, 1)), floor(x1 / x2) is the result, sign included (inf // 2 is inf, -1 // inf
+    # is -0); it is infinite only where x1 / x2 overflows, and so is floor(x1 / x2)
+    exact = _gm.rint(_gm.real_div(_gm.sub(x1, _gm.floor_mod(x1, x2)), x2))
+    return tf.where(_gm.greater_equal(_gm._abs(exact), 1.0), exact, _gm.floor_div(x1, x2))
 
 
 def remainder(x1, x2, /):
@@ -357,8 +358,20 @@ def _shift_bits(x1, x2):
     return x1, x2, bits, tf.greater_equal(x2, bits)
 
 
+def _narrow_shifts(x1, x2) -> bool:
+    """Whether ``x1 << x2`` (or ``>>``) is one TF op: tensors of one dtype, every shift narrower than the
+    bit width (read in place for eager CPU tensors, ~1 us; unknown elsewhere: False). (The dtype
+    enums and NumPy's itemsize: ``x.dtype`` and ``DType.size`` cost ~0.2 us each.)"""
+    if type(x1) is not _EAGER or type(x2) is not _EAGER or x1._datatype_enum() != x2._datatype_enum():
+        return False
+    values = host_values(x2)
+    return values is not None and (values.size == 0 or values.max() < 8 * values.itemsize)
+
+
 def bitwise_left_shift(x1, x2, /):
     """``x1 << x2``; shifts of the bit width or more give 0, as in NumPy (TF leaves them undefined)."""
+    if _narrow_shifts(x1, x2):  # the common case: the clamp and the select below change nothing
+        return _gb.left_shift(x1, x2)
     x1, x2, bits, overflow = _shift_bits(x1, x2)
     shifted = _gb.left_shift(x1, _gm.minimum(x2, bits - 1))
     return tf.where(overflow, tf.zeros((), x1.dtype), shifted)
@@ -366,6 +379,8 @@ def bitwise_left_shift(x1, x2, /):
 
 def bitwise_right_shift(x1, x2, /):
     """``x1 >> x2`` (arithmetic for signed integers); over-wide shifts give 0 or -1, as in NumPy."""
+    if _narrow_shifts(x1, x2):
+        return _gb.right_shift(x1, x2)
     x1, x2, bits, overflow = _shift_bits(x1, x2)
     shifted = _gb.right_shift(x1, _gm.minimum(x2, bits - 1))  # sign-fills for signed integers
     if x1.dtype in UNSIGNED:

@@ -232,3 +232,11 @@ def avg_pool(x, window, stride, padding, count_include_pad, channels_last):
         ones = _pad(tf.ones((1, *size, 1), x.dtype), padding)
         y = y / _pool(_AVG_POOL, ones, window, stride)
     return _from_last(y, channels_last)
+
+
+def gather_classes(x, targets):
+    # tf.gather with batch_dims: one op (its gradient one scatter), where take_along_axis builds
+    # the index grid of gather_nd out of about forty ops inside a tf.function
+    if not isinstance(targets, tf.Tensor) or targets.dtype not in (tf.int32, tf.int64):
+        return None
+    return tf.gather(x, targets, batch_dims=targets.shape.rank)

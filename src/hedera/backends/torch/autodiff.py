@@ -161,6 +161,10 @@ def jit(
     """
     if "mode" not in options and guard_filter_is_tested():  # torch.compile takes mode or options
         options["options"] = {"guard_filter_fn": skip_hedera_guards, **(options.get("options") or {})}
+    if "mode" not in options and "backend" not in options:  # inductor, for hedera's compiled loops
+        from .control import inductor_for_loops
+
+        options["backend"] = inductor_for_loops
     compiled = torch.compile(f, **options)
 
     def diagnose(error: Exception, args: tuple, kwargs: dict) -> None:

@@ -5,11 +5,11 @@ Eagerly (also under ``torch.func`` transforms, which the operators do not suppor
 ``torch.func``. A predicate batched by ``torch.func.vmap`` selects per example (``cond``), or
 freezes each example's carry once false (``while_loop`` with ``max_iterations``).
 
-While ``torch.compile`` traces (``hd.jit``), ``torch.cond`` and the ``while_loop`` and ``scan``
-higher-order operators (``torch._higher_order_ops``) run, so dynamo captures one loop instead
-of unrolling it; autograd differentiates their compiled forms (``loss.backward()`` after the
-compiled call). torch 2.13 cannot differentiate them with ``torch.func`` transforms inside the
-compiled region, nor vmap them there: those combinations raise
+While ``torch.compile`` traces (``hd.jit``), ``torch.cond`` and the ``while_loop``
+higher-order operator (``torch._higher_order_ops``; scans, fori_loop and map too) run, so dynamo
+captures one loop instead of unrolling it; autograd differentiates their compiled forms
+(``loss.backward()`` after the compiled call). torch 2.13 cannot differentiate them with
+``torch.func`` transforms inside the compiled region, nor vmap them there: those combinations raise
 :class:`~hedera.errors.UnsupportedError` saying to take the gradient outside.
 """
 
@@ -45,13 +45,9 @@ def _select(pred: Any, a: Any, b: Any) -> Any:
 
 
 def _hop(name: str) -> Callable:
-    if name == "while_loop":
-        from torch._higher_order_ops.while_loop import while_loop
+    from torch._higher_order_ops.while_loop import while_loop
 
-        return while_loop
-    from torch._higher_order_ops.scan import scan
-
-    return scan
+    return while_loop
 
 
 def _no_functorch(construct: str) -> None:
@@ -77,7 +73,7 @@ def cond(pred: Any, true_fn: Callable, false_fn: Callable, operands: tuple) -> t
 
 def switch(index: Any, branches: Sequence[Callable], operands: tuple) -> tuple:
     if not _compiling():
-        return _py.switch(index, branches, operands)
+        return _py.switch(index, branches, operands, _select)
     _no_functorch("switch")
     index = torch.clamp(index, 0, len(branches) - 1)
     branches[0](operands)  # traced once outside the operators: the front learns the output's structure
@@ -112,6 +108,8 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations
             return _py.masked_while_loop(cond_fn, body_fn, init, max_iterations, _select, torch.logical_and)
     _no_functorch("while_loop")
     loop = _hop("while_loop")
+    probe = body_fn(init)  # traced once outside the operator (dead code): does the loop need gradients?
+    init = _anchored(init, (*init, *probe))
     if max_iterations is None:
         return tuple(loop(lambda *c: cond_fn(c), _unaliased(body_fn), init))
     count = torch.zeros((), dtype=torch.int64)
@@ -123,16 +121,38 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init: tuple, max_iterations
     return tuple(out[1:])
 
 
-#: Whether scans under torch.compile use the while_loop operator (below). Off: in torch 2.13
-#: inductor fails on it for some bodies (an AssertionError "A subgraph argument other than
-#: striding has been modified" on a gym rollout, after another one compiled in the process;
-#: torch's own scan operator fails with DataDependentOutputException on many bodies), so
-#: under torch.compile a scan is a Python loop that dynamo unrolls (docs/control_flow.md).
-COMPILED_SCAN = False
+def _anchored(carry: tuple, outputs: tuple) -> tuple:
+    """``carry`` with every floating leaf requiring grad when any of ``outputs`` does.
+
+    torch 2.13's backward of the ``while_loop`` operator drops the gradient through a floating
+    carry that does not require grad on entry but comes to depend on one that does (a state
+    that starts as a constant and is driven by parameters or inputs): the gradient is silently
+    wrong, eagerly and under every compiler backend. ``torch.where(True, leaf, anchor)`` keeps the
+    leaf's value exactly and makes it require grad (the anchor's own gradient is zero).
+    """
+    if not torch.is_grad_enabled():
+        return carry
+    anchor = next(
+        (v for v in outputs if v.requires_grad and v.dtype.is_floating_point and v.numel() > 0), None
+    )
+    if anchor is None:
+        return carry
+    if any(v.dtype.is_complex for v in carry):
+        raise UnsupportedError(
+            "while_loop/scan: torch 2.13's compiled while_loop operator has no reverse mode for a "
+            "complex carry (its gradient is dropped); split it into real and imaginary parts "
+            "(hd.real, hd.imag), or differentiate the eager loop (hd.grad of the function, not of hd.jit)"
+        )
+    anchor = anchor.reshape(-1)[0]
+    true = torch.ones((), dtype=torch.bool)
+    return tuple(
+        torch.where(true, v, anchor.to(v.dtype)) if v.dtype.is_floating_point and not v.requires_grad else v
+        for v in carry
+    )
 
 
 def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unroll: int) -> tuple:
-    if not (COMPILED_SCAN and _compiling()):
+    if not _compiling():
         return _py.scan(
             step,
             init,
@@ -147,13 +167,18 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
     if length == 0:
         _, y = step(init, tuple(x.new_zeros(x.shape[1:]) for x in xs))
         return init, tuple(v.new_zeros((0, *v.shape)) for v in y)
-    # A while_loop operator over (t, carry, ys buffers): torch 2.13's scan operator fails in
-    # inductor (DataDependentOutputException) on many bodies. The first step runs outside the
-    # operator: it gives y's shapes for the buffers, and the front learns y's structure there
-    # (storing it from inside the operator's body is a side effect dynamo refuses).
+    # The while_loop operator over (t, carry, ys buffers), not torch's scan operator: in torch
+    # 2.13 the scan operator's backward fails on a tuple carry ("scan might be aliasing the input
+    # or the output!"), and the while_loop operator has a backward under inductor. The first step
+    # runs outside the operator: it gives y's shapes for the buffers, tells whether gradients
+    # flow (see _anchored), and the front learns y's structure there (storing it from inside the
+    # operator's body is a side effect dynamo refuses).
     first = length - 1 if reverse else 0
     carry, y_first = step(init, tuple(x[first] for x in xs))
     buffers = tuple(v.new_zeros((length, *v.shape)).index_copy(0, _index(first), v[None]) for v in y_first)
+    state = _anchored((*carry, *buffers), (*carry, *y_first))
+    if length == 1:
+        return carry, buffers
     n, m = len(carry), len(buffers)
 
     def body(t: Any, *state: Any) -> tuple:
@@ -162,8 +187,29 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
         written = (b.index_copy(0, index.reshape(1), v[None]) for b, v in zip(state[n:], y, strict=True))
         return (t + 1, *new, *written)
 
-    out = _hop("while_loop")(lambda t, *_: t < length, body, (_index(1)[0], *carry, *buffers))
+    out = _hop("while_loop")(lambda t, *_: t < length, body, (_index(1)[0], *state))
     return tuple(out[1 : n + 1]), tuple(out[n + 1 : n + 1 + m])
+
+
+def inductor_for_loops(gm: Any, example_inputs: Any, options: dict | None = None) -> Any:
+    """torch.compile's inductor backend, letting the graphs it traces read a tensor's value.
+
+    The backward of torch 2.13's ``while_loop`` operator reads its loop counter with ``.item()``;
+    inductor traces it only where the shape environment allows scalar outputs, which dynamo
+    grants under ``fullgraph=True`` or ``torch._dynamo.config.capture_scalar_outputs``. Without
+    either, dynamo breaks the graph at the loop and retraces it in pieces, which fails. ``hd.jit``
+    compiles with this backend (a user's own ``torch.compile`` of code with hedera loops that
+    is differentiated: pass ``fullgraph=True``). Other options go to inductor as ``config_patches``.
+    """
+    import dataclasses
+
+    from torch._inductor.compile_fx import compile_fx
+
+    context = torch._guards.TracingContext.try_get()
+    env = getattr(getattr(context, "fake_mode", None), "shape_env", None)
+    if env is not None and not env.allow_scalar_outputs:
+        env.settings = dataclasses.replace(env.settings, allow_scalar_outputs=True)
+    return compile_fx(gm, example_inputs, config_patches=options or None)
 
 
 def _unaliased(fn: Callable) -> Callable:

@@ -26,8 +26,20 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.to(dev, dtype=dt, copy=copy)
 
 
+_CAN_CAST: dict = {}  # (from_, to) -> the answer: the lattice never changes
+
+
 def can_cast(from_, to, /):
-    return _hd.can_cast(from_.dtype if isinstance(from_, torch.Tensor) else from_, to)
+    from_ = from_.dtype if isinstance(from_, torch.Tensor) else from_
+    # hedera dtypes by name (their hash runs in Python), native dtypes as they are
+    key = (from_.name if type(from_) is _hd.DType else from_, to.name if type(to) is _hd.DType else to)
+    try:
+        return _CAN_CAST[key]
+    except KeyError:
+        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
+        return out
+    except TypeError:  # an unhashable argument, rejected without the cache
+        return _hd.can_cast(from_, to)
 
 
 @dataclass(frozen=True)

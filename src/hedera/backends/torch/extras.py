@@ -39,13 +39,17 @@ def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def einsum(subscripts, /, *operands):
     """Einstein summation over ``operands``, in NumPy's subscript notation (``"ij,jk->ik"``)."""
-    # torch.einsum wants one dtype
+    # torch.einsum wants one dtype (a cast only where an operand has another: .to costs even as a no-op)
     dt = operands[0].dtype
+    mixed = False
     for o in operands[1:]:
-        dt = result_dtype(dt, o.dtype)
-    if not (dt.is_floating_point or dt.is_complex) and operands[0].device.type == "cuda":
+        if o.dtype is not dt:
+            dt, mixed = result_dtype(dt, o.dtype), True
+    if not (dt.is_floating_point or dt.is_complex) and operands[0].is_cuda:
         raise UnsupportedError(f"einsum: {LIMITATIONS['einsum']}")
-    out = torch.einsum(subscripts, *(o.to(dt) for o in operands))
+    if mixed:
+        operands = [o if o.dtype is dt else o.to(dt) for o in operands]
+    out = torch.einsum(subscripts, *operands)
     return out if out.dtype is dt else out.to(dt)  # torch sums small integers in int64
 
 

@@ -66,6 +66,10 @@ def _get(x, axes, index):
 
 
 def take(x, indices, /, *, axis=None):
+    # the common case: a 1-d x and integer indices, whose flat torch.take takes negative indices too
+    if type(indices) is torch.Tensor and indices.dtype is torch.int64 and x.ndim == 1:
+        if axis is None or axis == 0 or axis == -1:
+            return torch.take(x, indices)
     if axis is None:
         if x.ndim != 1:
             raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")

@@ -28,7 +28,14 @@ def cholesky(x, /, *, upper=False):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    # torch.linalg.cross does not broadcast to new dimensions and wants one dtype
+    # torch.linalg.cross does not broadcast to new dimensions and wants one dtype; where both hold
+    # (the common case), it raises on an axis of another size than 3 (then the check below raises)
+    same = type(x1) is torch.Tensor and type(x2) is torch.Tensor and x1.dtype is x2.dtype
+    if same and x1.shape == x2.shape:
+        try:
+            return torch.linalg.cross(x1, x2, dim=axis)
+        except RuntimeError:
+            pass
     if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:

@@ -22,7 +22,7 @@ def matmul(x1, x2, /):
     # the common case first: one dtype, on the CPU or inexact (x1.is_cpu, not x1.device.type:
     # building a torch.device costs more than the product of small matrices)
     dt = x1.dtype
-    if dt is x2.dtype and (x1.is_cpu or dt in _INEXACT):
+    if dt is x2.dtype and (dt in _INEXACT or x1.is_cpu):
         return torch.matmul(x1, x2)
     if dt is not x2.dtype:  # torch.matmul does not promote mixed dtypes
         x1, x2 = promote_all(x1, x2)
@@ -85,6 +85,9 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    dt = x1.dtype
+    if dt is x2.dtype and dt in _INEXACT and x1.shape[axis] == x2.shape[axis]:  # the common case
+        return torch.linalg.vecdot(x1, x2, dim=axis)
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
     if x1.shape[axis] != x2.shape[axis]:  # torch would broadcast along the contracted axis

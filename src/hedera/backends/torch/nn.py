@@ -237,3 +237,51 @@ foreach_divide = _foreach_binary("foreach_divide", torch._foreach_div, torch._fo
 foreach_maximum = _foreach_binary("foreach_maximum", torch._foreach_maximum, torch._foreach_maximum_, True)
 foreach_sqrt = _foreach_unary("foreach_sqrt", torch._foreach_sqrt, torch._foreach_sqrt_)
 foreach_square = _foreach_unary("foreach_square", _foreach_square, _foreach_square_)
+
+
+# ---- fused recurrent layers ---------------------------------------------------------------------
+# torch.lstm / torch.gru run the whole time loop in C++ (one autograd node per step's ops, no
+# Python per step); hedera's weights (in, gates * hidden) are the transposes of torch's. Eagerly
+# only: under torch.compile and torch.func transforms hedera's hd.scan loop is what traces.
+
+
+def _fused_applies(*arrays) -> bool:
+    """Eagerly, outside transforms, on tensors of one floating dtype (hedera's loop promotes mixed ones)."""
+    if torch.compiler.is_compiling() or torch._C._functorch.peek_interpreter_stack() is not None:
+        return False
+    tensors = [a for a in arrays if a is not None]
+    dtype = tensors[0].dtype
+    return dtype.is_floating_point and all(type(a) is torch.Tensor and a.dtype is dtype for a in tensors)
+
+
+def _rnn_weights(w_ih, w_hh, b_ih, b_hh) -> tuple[list, bool]:
+    """torch's flat weight list for one layer, and whether it has biases (a missing one is zeros)."""
+    if b_ih is None and b_hh is None:
+        return [w_ih.T, w_hh.T], False
+    if b_ih is None:
+        b_ih = torch.zeros_like(b_hh)
+    if b_hh is None:
+        b_hh = torch.zeros_like(b_ih)
+    return [w_ih.T, w_hh.T, b_ih, b_hh], True
+
+
+def lstm(x, h, c, w_ih, w_hh, b_ih, b_hh):
+    if not _fused_applies(x, h, c, w_ih, w_hh, b_ih, b_hh):
+        return None
+    weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
+    out, h, c = torch.lstm(x, (h[None], c[None]), weights, biased, 1, 0.0, False, False, True)
+    return out, h[0], c[0]
+
+
+def gru(x, h, w_ih, w_hh, b_ih, b_hh):
+    if not _fused_applies(x, h, w_ih, w_hh, b_ih, b_hh):
+        return None
+    weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
+    out, h = torch.gru(x, h[None], weights, biased, 1, 0.0, False, False, True)
+    return out, h[0]
+
+
+def gather_classes(x, targets):
+    if type(targets) is not torch.Tensor or targets.dtype is not torch.int64:
+        return None  # torch.gather takes int64 indices only; hedera's take_along_axis converts
+    return x.gather(-1, targets.unsqueeze(-1)).squeeze(-1)

@@ -18,6 +18,8 @@ allowed values; inputs of the wrong rank or channel count raise
 
 from __future__ import annotations
 
+from hedera.helpers import check_public as _check_public
+
 from .. import losses
 from ..losses import *  # noqa: F403
 from . import activations, attention, basic, conv, normalization, pooling, recurrent
@@ -39,3 +41,6 @@ __all__ = [
     *recurrent.__all__,
     *losses.__all__,
 ]
+
+# the public functions check the kind of their array arguments (hedera.helpers.checked)
+_check_public(globals(), __all__, package="hedera.nn")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
-from hedera.helpers import int_tuple, positive_int, shape_of  # noqa: F401  (re-exported)
+from hedera.helpers import finite_float, int_tuple, integer, positive_int, shape_of  # noqa: F401  (re-exported)
 
 DATA_FORMATS = ("channels_last", "channels_first")
 REDUCTIONS = ("mean", "sum", "none")
@@ -25,6 +25,8 @@ def channels_last(op: str, data_format: Any) -> bool:
         return True
     if data_format == "channels_first":
         return False
+    if not isinstance(data_format, str):
+        raise hd.ArgumentTypeError(f"{op}: data_format must be one of {DATA_FORMATS}, got {data_format!r}")
     raise hd.InvalidArgumentError(f"{op}: data_format must be one of {DATA_FORMATS}, got {data_format!r}")
 
 
@@ -47,6 +49,8 @@ def _is_int(v: Any) -> bool:
 
 
 def padding_string(op: str, padding: str) -> str:
+    if not isinstance(padding, str):
+        raise hd.ArgumentTypeError(f"{op}: padding must be 'SAME', 'VALID', an int, or ints, got {padding!r}")
     upper = padding.upper()
     if upper not in ("SAME", "VALID"):
         raise hd.InvalidArgumentError(
@@ -134,6 +138,8 @@ def same_dtype(op: str, x: Any, name: str, other: Any) -> None:
 
 
 def check_reduction(op: str, reduction: Any, allowed: tuple[str, ...] = REDUCTIONS) -> str:
+    if not isinstance(reduction, str):
+        raise hd.ArgumentTypeError(f"{op}: reduction must be one of {allowed}, got {reduction!r}")
     if reduction not in allowed:
         raise hd.InvalidArgumentError(f"{op}: reduction must be one of {allowed}, got {reduction!r}")
     return reduction

@@ -14,6 +14,7 @@ from typing import Any
 
 import hedera as hd
 from hedera import nn_ops as _ops
+from hedera.helpers import finite_float, integer
 from hedera.typing import Array
 
 __all__ = [
@@ -54,12 +55,12 @@ def leaky_relu(x: Array, negative_slope: float = 0.01) -> Array:
 
     The default slope is PyTorch's and JAX's (``tf.nn.leaky_relu``'s is 0.2).
     """
-    return _ops.leaky_relu(x, float(negative_slope))
+    return _ops.leaky_relu(x, finite_float("leaky_relu", "negative_slope", negative_slope))
 
 
 def elu(x: Array, alpha: float = 1.0) -> Array:
     """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)``."""
-    return _ops.elu(x, float(alpha))
+    return _ops.elu(x, finite_float("elu", "alpha", alpha))
 
 
 def selu(x: Array) -> Array:
@@ -139,7 +140,8 @@ def log_softmax(x: Array, axis: int = -1) -> Array:
 
 def _axis(op: str, x: Array, axis: Any) -> int:
     ndim = len(x.shape)
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -max(ndim, 1) <= axis < max(ndim, 1):
+    integer(op, "axis", axis)
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise hd.InvalidAxisError(
             f"{op}: axis={axis!r} is out of range for an array of {ndim} dimensions; "
             f"expected an integer in [{-max(ndim, 1)}, {max(ndim, 1) - 1}]"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hedera as hd
+from hedera.helpers import finite_float
 from hedera.typing import Array
 
 from . import _args
@@ -96,9 +97,7 @@ def dropout(x: Array, rate: float, *, key: Array | None = None, training: bool =
     -------
     array, the shape and dtype of ``x``; the expected value of each element is ``x``'s.
     """
-    rate = float(rate)
-    if not 0.0 <= rate <= 1.0:
-        raise hd.InvalidArgumentError(f"dropout: rate must be in [0, 1], got {rate}")
+    rate = finite_float("dropout", "rate", rate, minimum=0.0, maximum=1.0)
     if not training or rate == 0.0:
         return x
     if rate == 1.0:

@@ -113,7 +113,8 @@ def lstm(
     The input projection of all steps is one matrix product; the loop runs the
     recurrence only, as :func:`hedera.scan` over time: a Python loop eagerly, one compiled
     loop (``lax.scan``, ``tf.while_loop``, torch's ``while_loop`` operator) under ``hd.jit``,
-    whatever the sequence's length.
+    whatever the sequence's length. Eagerly on torch the whole layer is ``torch.lstm``
+    instead (its loop in C++, :func:`hedera.nn_ops.lstm`), equal within float rounding.
     """
     xs = _args.expect_rank("lstm", x, 3, "(batch, time, input_size)")
     if state is None:
@@ -124,6 +125,9 @@ def lstm(
     else:
         h, c = state
     _check_weights("lstm", x[:, 0], h, w_ih, w_hh, b_ih, b_hh, 4)
+    fused = hd.nn_ops.lstm(x, h, c, w_ih, w_hh, b_ih, b_hh)  # the backend's own loop, where it has one
+    if fused is not None:
+        return fused[0], (fused[1], fused[2])
     gates_x = hd.permute_dims(_input_gates(x, w_ih, b_ih), (1, 0, 2))  # (time, batch, 4 * hidden)
 
     def step(state: tuple[Array, Array], gates_t: Array) -> tuple[tuple[Array, Array], Array]:
@@ -203,6 +207,9 @@ def gru(
             raise hd.ShapeError(f"gru: w_hh must have shape (hidden_size, 3 * hidden_size), got shape {ws}")
         h0 = hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, : ws[0]]))  # (batch, hidden)
     _check_weights("gru", x[:, 0], h0, w_ih, w_hh, b_ih, b_hh, 3)
+    fused = hd.nn_ops.gru(x, h0, w_ih, w_hh, b_ih, b_hh)  # the backend's own loop, where it has one
+    if fused is not None:
+        return fused
 
     def step(h: Array, x_t: Array) -> tuple[Array, Array]:
         h = gru_cell(x_t, h, w_ih, w_hh, b_ih, b_hh)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import hedera as hd
-from hedera.helpers import int_tuple, positive_int, shape_of  # noqa: F401  (re-exported)
+from hedera.helpers import finite_float, int_tuple, integer, positive_int, shape_of  # noqa: F401  (re-exported)
 from hedera.typing import Array
 
 from .. import init as _init

@@ -9,6 +9,7 @@ from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
+from ._base import finite_float, integer
 
 __all__ = [
     "ELU",
@@ -140,7 +141,7 @@ class LeakyReLU(Module):
 
     def __init__(self, negative_slope: float = 0.01) -> None:
         super().__init__()
-        self.negative_slope = float(negative_slope)
+        self.negative_slope = finite_float(type(self).__name__, "negative_slope", negative_slope)
 
     def forward(self, x: Array) -> Array:
         return F.leaky_relu(x, self.negative_slope)
@@ -154,7 +155,7 @@ class ELU(Module):
 
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__()
-        self.alpha = float(alpha)
+        self.alpha = finite_float(type(self).__name__, "alpha", alpha)
 
     def forward(self, x: Array) -> Array:
         return F.elu(x, self.alpha)
@@ -182,7 +183,7 @@ class Softmax(Module):
 
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
-        self.axis = axis
+        self.axis = integer(type(self).__name__, "axis", axis)
 
     def forward(self, x: Array) -> Array:
         return F.softmax(x, axis=self.axis)
@@ -196,7 +197,7 @@ class LogSoftmax(Module):
 
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
-        self.axis = axis
+        self.axis = integer(type(self).__name__, "axis", axis)
 
     def forward(self, x: Array) -> Array:
         return F.log_softmax(x, axis=self.axis)

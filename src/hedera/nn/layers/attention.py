@@ -11,7 +11,7 @@ from hedera.typing import Array
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
 from ..module import Module
-from ._base import Layer, positive_int, shape_of
+from ._base import Layer, finite_float, positive_int, shape_of
 from .linear import Dropout, Linear
 from .normalization import LayerNorm
 
@@ -78,7 +78,7 @@ class MultiHeadAttention(Layer):
             )
         self.kdim = positive_int("MultiHeadAttention", "kdim", kdim or embed_dim)
         self.vdim = positive_int("MultiHeadAttention", "vdim", vdim or embed_dim)
-        self.dropout = float(dropout)
+        self.dropout = finite_float("MultiHeadAttention", "dropout", dropout, minimum=0.0, maximum=1.0)
         self.use_bias = bool(bias)
         where = self._placement()
         e = self.embed_dim

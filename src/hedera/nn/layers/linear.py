@@ -11,7 +11,16 @@ from hedera.typing import Array
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
 from ..module import Module
-from ._base import InitLike, Layer, positive_int, resolve_init, shape_of, torch_default_uniform
+from ._base import (
+    InitLike,
+    Layer,
+    finite_float,
+    integer,
+    positive_int,
+    resolve_init,
+    shape_of,
+    torch_default_uniform,
+)
 
 __all__ = ["Dropout", "Embedding", "Flatten", "Identity", "Linear"]
 
@@ -149,8 +158,8 @@ class Flatten(Module):
 
     def __init__(self, start_axis: int = 1, end_axis: int = -1) -> None:
         super().__init__()
-        self.start_axis = start_axis
-        self.end_axis = end_axis
+        self.start_axis = integer("Flatten", "start_axis", start_axis)
+        self.end_axis = integer("Flatten", "end_axis", end_axis)
 
     def forward(self, x: Array) -> Array:
         shape = shape_of(x)
@@ -189,10 +198,7 @@ class Dropout(Module):
 
     def __init__(self, rate: float = 0.5) -> None:
         super().__init__()
-        rate = float(rate)
-        if not 0.0 <= rate <= 1.0:
-            raise hd.InvalidArgumentError(f"Dropout: rate must be in [0, 1], got {rate}")
-        self.rate = rate
+        self.rate = finite_float("Dropout", "rate", rate, minimum=0.0, maximum=1.0)
 
     def forward(self, x: Array) -> Array:
         if not self.training or self.rate == 0.0:

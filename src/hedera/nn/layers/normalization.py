@@ -10,7 +10,7 @@ from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
-from ._base import Layer, positive_int, shape_of
+from ._base import Layer, finite_float, positive_int, shape_of
 
 __all__ = ["BatchNorm", "GroupNorm", "LayerNorm", "RMSNorm"]
 
@@ -66,8 +66,8 @@ class BatchNorm(Layer):
     ) -> None:
         super().__init__(dtype=dtype, backend=backend, device=device)
         self.num_features = positive_int("BatchNorm", "num_features", num_features, allow_none=True)
-        self.momentum = float(momentum)
-        self.eps = float(eps)
+        self.momentum = finite_float("BatchNorm", "momentum", momentum, minimum=0.0, maximum=1.0)
+        self.eps = finite_float("BatchNorm", "eps", eps, minimum=0.0)
         self.affine = bool(affine)
         self.track_running_stats = bool(track_running_stats)
         self.data_format = _data_format("BatchNorm", data_format)
@@ -169,7 +169,7 @@ class LayerNorm(Layer):
     ) -> None:
         super().__init__(dtype=dtype, backend=backend, device=device)
         self.normalized_shape = _normalized_shape("LayerNorm", normalized_shape)
-        self.eps = float(eps)
+        self.eps = finite_float("LayerNorm", "eps", eps, minimum=0.0)
         self.elementwise_affine = bool(elementwise_affine)
         where = self._placement()
         if self.elementwise_affine:
@@ -212,7 +212,7 @@ class RMSNorm(Layer):
     ) -> None:
         super().__init__(dtype=dtype, backend=backend, device=device)
         self.normalized_shape = _normalized_shape("RMSNorm", normalized_shape)
-        self.eps = None if eps is None else float(eps)
+        self.eps = finite_float("RMSNorm", "eps", eps, minimum=0.0, allow_none=True)
         self.elementwise_affine = bool(elementwise_affine)
         if self.elementwise_affine:
             self.weight = self._create(_init.ones, self.normalized_shape, None, self._placement())
@@ -268,7 +268,7 @@ class GroupNorm(Layer):
             raise hd.InvalidArgumentError(
                 f"GroupNorm: num_channels={num_channels} is not divisible by num_groups={num_groups}"
             )
-        self.eps = float(eps)
+        self.eps = finite_float("GroupNorm", "eps", eps, minimum=0.0)
         self.affine = bool(affine)
         self.data_format = _data_format("GroupNorm", data_format)
         where = self._placement()

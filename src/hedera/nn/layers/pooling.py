@@ -13,7 +13,7 @@ from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from ..module import Module
-from ._base import shape_of
+from ._base import int_tuple, shape_of
 
 __all__ = [
     "AdaptiveAvgPool1d",
@@ -55,6 +55,10 @@ class _Pool(Module):
                 f"{type(self).__name__}: unknown data_format {data_format!r}; "
                 "expected 'channels_last' or 'channels_first'"
             )
+        name = type(self).__name__
+        int_tuple(name, "kernel_size", kernel_size, self.nd)
+        if stride is not None:
+            int_tuple(name, "stride", stride, self.nd)
         self.kernel_size = kernel_size
         self.stride = stride
         self.padding = padding
@@ -135,6 +139,7 @@ class _AdaptiveAvgPool(Module):
 
     def __init__(self, output_size: IntOrSeq, *, data_format: str = "channels_last") -> None:
         super().__init__()
+        int_tuple(type(self).__name__, "output_size", output_size, self.nd)
         self.output_size = output_size
         self.data_format = data_format
 

@@ -17,7 +17,7 @@ from hedera.typing import Array
 
 from .. import functional as F  # noqa: N812  (torch.nn.functional's customary name)
 from .. import init as _init
-from ._base import Layer, positive_int, shape_of
+from ._base import Layer, finite_float, positive_int, shape_of
 
 __all__ = ["GRU", "LSTM"]
 
@@ -44,7 +44,7 @@ class _Recurrent(Layer):
         self.hidden_size = positive_int(name, "hidden_size", hidden_size)
         self.num_layers = positive_int(name, "num_layers", num_layers)
         self.use_bias = bool(bias)
-        self.dropout = float(dropout)
+        self.dropout = finite_float(name, "dropout", dropout, minimum=0.0, maximum=1.0)
         if not 0.0 <= self.dropout <= 1.0:
             raise hd.InvalidArgumentError(f"{name}: dropout must be in [0, 1], got {dropout}")
         if self.input_size is None:

@@ -1,0 +1,123 @@
+"""hd.nn_ops' fused kernels. gather_classes: the values of numpy's take_along_axis exactly, where a
+backend has the kernel (torch, tensorflow), and cross_entropy through it against torch's.
+lstm / gru: torch's own recurrent kernels (torch.lstm / torch.gru, eagerly) give what
+hedera's portable hd.scan loop gives, values and gradients, float64: checked against the same layer
+on jax (lax.scan under hd.grad) and numpy (the Python loop), from the same weights; where the
+kernel does not apply (other backends, mixed dtypes, inside hd.jit and torch.func transforms) the
+loop runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hedera as hd
+from conftest import require_backend
+
+F = hd.nn.functional
+BATCH, TIME, IN, HIDDEN = 3, 5, 4, 6
+
+
+def weights(gates: int, biases: str) -> list:
+    rng = np.random.default_rng(gates * 10 + len(biases))
+    w = [rng.normal(size=(IN, gates * HIDDEN)) * 0.4, rng.normal(size=(HIDDEN, gates * HIDDEN)) * 0.4]
+    b = [rng.normal(size=gates * HIDDEN) * 0.1 if k in biases else None for k in ("ih", "hh")]
+    return [rng.normal(size=(BATCH, TIME, IN)), rng.normal(size=(BATCH, HIDDEN)) * 0.5, *w, *b]
+
+
+def on(backend: str, arrays: list) -> list:
+    return [None if a is None else hd.asarray(a, dtype=hd.float64, backend=backend) for a in arrays]
+
+
+def run(layer: str, args: list) -> list:
+    x, h, w_ih, w_hh, b_ih, b_hh = args
+    if layer == "lstm":
+        out, (h, c) = F.lstm(x, (h, hd.multiply(h, 0.5)), w_ih, w_hh, b_ih, b_hh)
+        return [out, h, c]
+    out, h = F.gru(x, h, w_ih, w_hh, b_ih, b_hh)
+    return [out, h]
+
+
+def loss(layer: str):
+    def f(args: list):
+        return sum(hd.sum(hd.sin(y)) for y in run(layer, args))
+
+    return f
+
+
+@pytest.mark.parametrize("biases", ["", "ih", "hh", "ihhh"])
+@pytest.mark.parametrize("layer", ["lstm", "gru"])
+def test_torch_kernel_matches_the_loop(layer, biases):
+    require_backend("torch")
+    gates = 4 if layer == "lstm" else 3
+    arrays = weights(gates, biases)
+    t = on("torch", arrays)
+    x, h, w_ih, w_hh, b_ih, b_hh = t
+    if layer == "lstm":
+        assert hd.nn_ops.lstm(x, h, h, w_ih, w_hh, b_ih, b_hh) is not None  # the fused kernel runs
+    else:
+        assert hd.nn_ops.gru(x, h, w_ih, w_hh, b_ih, b_hh) is not None
+    expected = run(layer, on("numpy", arrays))
+    for got, want in zip(run(layer, t), expected, strict=True):
+        np.testing.assert_allclose(hd.to_numpy(got), hd.to_numpy(want), rtol=1e-12, atol=1e-12)
+    # gradients against the loop on jax (lax.scan differentiated by jax)
+    require_backend("jax")  # float64 on jax
+    present = [i for i, a in enumerate(arrays) if a is not None]
+
+    def by_index(backend):
+        full = on(backend, arrays)
+
+        def f(sub):
+            args = list(full)
+            for i, a in zip(present, sub, strict=True):
+                args[i] = a
+            return loss(layer)(args)
+
+        return f, [full[i] for i in present]
+
+    f_t, args_t = by_index("torch")
+    f_j, args_j = by_index("jax")
+    got, want = hd.grad(f_t)(args_t), hd.grad(f_j)(args_j)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(hd.to_numpy(g), hd.to_numpy(w), rtol=1e-10, atol=1e-12)
+
+
+def test_the_loop_runs_where_the_kernel_does_not_apply(backend):
+    x, h, w_ih, w_hh, b_ih, b_hh = on(backend, weights(4, "ih"))
+    has_kernel = backend == "torch"
+    assert (hd.nn_ops.lstm(x, h, h, w_ih, w_hh, b_ih, b_hh) is not None) is has_kernel
+    if backend == "torch":
+        mixed = hd.astype(x, hd.float32)  # torch.lstm takes one dtype: hedera's loop promotes
+        assert hd.nn_ops.lstm(mixed, h, h, w_ih, w_hh, b_ih, b_hh) is None
+        out, _ = F.lstm(mixed, (h, h), w_ih, w_hh, b_ih, b_hh)
+        assert hd.dtype(out) == hd.float64
+        # under hd.grad of hd.grad (torch.func) the kernel steps aside, and the loop composes
+        seen = []
+
+        def inner(w):
+            seen.append(hd.nn_ops.lstm(x, h, h, w, w_hh, b_ih, b_hh))
+            return hd.sum(F.lstm(x, (h, h), w, w_hh, b_ih, b_hh)[0])
+
+        hd.grad(lambda w: hd.sum(hd.grad(inner)(w)))(w_ih)
+        assert seen and all(s is None for s in seen)
+
+
+@pytest.mark.parametrize("shape", [(6, 5), (2, 3, 5)])
+def test_gather_classes_is_take_along_axis(backend, shape):
+    rng = np.random.default_rng(len(shape))
+    x, t = rng.normal(size=shape), rng.integers(0, shape[-1], size=shape[:-1])
+    expected = np.take_along_axis(x, t[..., None], axis=-1)[..., 0]
+    for dtype in (hd.int32, hd.int64):
+        xs, ts = hd.asarray(x, backend=backend), hd.asarray(t, dtype=dtype, backend=backend)
+        got = hd.nn_ops.gather_classes(xs, ts)
+        has_kernel = backend == "tensorflow" or (backend == "torch" and dtype == hd.int64)
+        assert (got is not None) is has_kernel
+        if got is not None:
+            np.testing.assert_array_equal(hd.to_numpy(got), expected)
+        loss = hd.nn.functional.cross_entropy(xs, ts, reduction="none")
+        torch = pytest.importorskip("torch")
+        ref = torch.nn.functional.cross_entropy(
+            torch.tensor(x.reshape(-1, shape[-1])), torch.tensor(t.reshape(-1)), reduction="none"
+        )
+        np.testing.assert_allclose(hd.to_numpy(loss), ref.numpy().reshape(shape[:-1]), rtol=1e-12)
