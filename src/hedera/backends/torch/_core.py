@@ -35,13 +35,19 @@ MISSING_KERNELS: dict[str, tuple[str, ...]] = {
             "bitwise_right_shift", "clip", "count_nonzero", "diff", "flip", "floor_divide", "greater",
             "greater_equal", "isin", "less", "less_equal", "linalg.cross", "linalg.matmul", "linalg.trace",
             "linalg.vecdot", "linspace", "matmul", "max", "maximum", "min", "minimum", "negative",
-            "nonzero", "one_hot", "pow", "prod", "remainder", "scatter_nd", "searchsorted", "sign",
-            "square", "subtract", "take_along_axis", "tensordot", "top_k", "tril", "triu", "vecdot",
+            "nonzero", "one_hot", "pow", "remainder", "scatter_nd", "searchsorted", "sign",
+            "square", "subtract", "take", "take_along_axis", "tensordot", "top_k", "tril", "triu", "vecdot",
         ),
         PARTIAL_UNSIGNED,
     ),
-    # the standard sums uint16/uint32 in uint64, which torch's sums of them cannot accumulate in
-    **dict.fromkeys(("cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "sum"), ("uint16", "uint32")),
+    # the standard sums uint8/16/32 in uint64, which torch's sums of them cannot accumulate in
+    # (pass dtype=); pad's reflect/edge modes and repeat with an array of counts need index_select
+    **dict.fromkeys(
+        ("cumprod", "cumulative_prod"), ("uint8", "uint16", "uint32")
+    ),
+    **dict.fromkeys(("cumsum", "cumulative_sum", "sum"), ("uint8", *PARTIAL_UNSIGNED)),
+    "prod": ("uint8", *PARTIAL_UNSIGNED),
+    **dict.fromkeys(("pad", "repeat"), PARTIAL_UNSIGNED),
 }  # fmt: skip
 
 #: function name -> why the torch backend cannot compute it (it raises UnsupportedError with the reason)

@@ -46,7 +46,7 @@ def _no_axis(x, dtype):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    if dtype is None and axis is None and not keepdims and x.dtype not in _SMALL_UNSIGNED:
+    if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.sum(x)  # the common case, without torch's slower keyword parsing
     dt = _accumulator(x, dtype)
     if axis is None:
@@ -136,7 +136,7 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
 
 def _plain_axis(x, axis, dtype, include_initial):
     """The axis of the common case (no dtype, no initial value, a valid axis), else None."""
-    if dtype is None and not include_initial and x.dtype not in _SMALL_UNSIGNED:
+    if dtype is None and not include_initial and x.dtype not in _UNSIGNED:
         if type(axis) is int and -x.ndim <= axis < x.ndim:
             return axis
         if axis is None and x.ndim == 1:
