@@ -169,6 +169,30 @@ def limitations_section(backends: tuple[str, ...]) -> list[str]:
     ]
 
 
+def missing_kernels_section(backends: tuple[str, ...]) -> list[str]:
+    """The functions a framework has no kernel for at some dtypes it has (``_core.MISSING_KERNELS``:
+    torch's uint16/uint32/uint64)."""
+    rows = [
+        [b, f"`{name}`", ", ".join(dtypes)]
+        for b in backends
+        for name, dtypes in sorted(getattr(_core(b), "MISSING_KERNELS", {}).items())
+    ]
+    lines = ["## Dtypes with a subset of the functions", ""]
+    if not rows:
+        return [*lines, "None: every backend computes every function on every dtype it has."]
+    return [
+        *lines,
+        "torch's `uint16`, `uint32` and `uint64` have a subset of its kernels. hedera creates,",
+        "converts (`asarray`, `astype`, `to_numpy`, from NumPy), saves and loads them, and runs every",
+        "other function on them; these raise `hd.UnsupportedDtypeError` naming the function and the",
+        "dtype (cast first, e.g. `hd.astype(x, hd.int64)`). Mixing them with another integer dtype in",
+        "one call raises it too, as torch cannot promote them. The list is what running the test",
+        "harness on these dtypes finds; `tests/backends/test_backend_torch.py` keeps it exact.",
+        "",
+        *_table(["backend", "function", "dtypes without a kernel"], rows),
+    ]
+
+
 def costs_section(backends: tuple[str, ...]) -> list[str]:
     """The functions that cost more than their native twin beyond the benchmark's targets, and why."""
     rows = [
@@ -244,6 +268,7 @@ def generate(backends: tuple[str, ...] = BACKENDS) -> str:
         dtype_section(backends),
         info_section(backends),
         limitations_section(backends),
+        missing_kernels_section(backends),
         costs_section(backends),
         special_values_section(backends),
         notes_section(backends),

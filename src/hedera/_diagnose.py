@@ -14,9 +14,9 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from . import errors
+from . import _dispatch, errors
 from ._api import BY_QUALNAME, FUNCTIONS, argument_kind, with_shape
-from ._dispatch import is_array
+from ._dispatch import backend_name_of_type, is_array
 from .dtypes import as_hedera_dtype, isdtype
 
 # the tables below are columns of the API table (hedera/_api.py): dtype kinds and shape classes
@@ -622,9 +622,62 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
         except errors.HederaError as found:
             raise found from exc
     try:
+        _check_missing_kernels(qualname, values)
+        _check_unsigned_promotion(exc, qualname)
+    except errors.HederaError as found:
+        raise found from exc
+    try:
         _check_overflow(exc, qualname)
     except errors.HederaError as found:
         raise found from exc
+
+
+def _check_missing_kernels(qualname: str, values: dict[str, Any]) -> None:
+    """An array of a dtype its framework has no kernel of ``qualname`` for (torch's uint16/32/64:
+    the backend's ``_core.MISSING_KERNELS``, listed in docs/backends.md)."""
+    import sys
+
+    arrays = [v for v in values.values() if is_array(v)]
+    named = values.get("backend")
+    backends = {backend_name_of_type(type(v)) for v in arrays} or {
+        named if isinstance(named, str) else _dispatch.current_backend()
+    }
+    for backend in backends:
+        core = sys.modules.get(f"hedera.backends.{backend}._core")
+        missing = getattr(core, "MISSING_KERNELS", {}).get(qualname, ())
+        if missing:
+            _raise_missing_kernel(qualname, values, backend, missing)
+
+
+def _check_unsigned_promotion(exc: BaseException, qualname: str) -> None:
+    """torch cannot promote its uint16/32/64 with another dtype (``int8 | uint16``)."""
+    text = str(exc)
+    if type(exc).__name__ == "RuntimeError" and "Promotion for uint16, uint32, uint64" in text:
+        raise errors.UnsupportedDtypeError(
+            f"{qualname}: torch cannot promote its uint16/uint32/uint64 with another dtype here "
+            f"({text}); cast the arguments to one dtype first (hd.astype)"
+        )
+
+
+def _raise_missing_kernel(
+    qualname: str, values: dict[str, Any], backend: str, missing: tuple[str, ...]
+) -> None:
+    for argname, value in values.items():
+        if is_array(value) and backend_name_of_type(type(value)) == backend:
+            dtype = as_hedera_dtype(value.dtype).name
+        elif argname == "dtype" and value is not None:
+            try:
+                dtype = as_hedera_dtype(value).name
+            except errors.HederaError:
+                continue
+        else:
+            continue
+        if dtype in missing:
+            raise errors.UnsupportedDtypeError(
+                f"{qualname}: {backend} has no {dtype} kernel for this function ({argname} is {dtype}; "
+                f"torch's uint16/uint32/uint64 have a subset of its operators, docs/backends.md); "
+                f"cast first, e.g. hd.astype({argname}, hd.int64)"
+            )
 
 
 #: function -> the check of its shapes (see _shape_checks)

@@ -370,7 +370,7 @@ front_call_named(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyO
     PyObject *result = PyObject_Vectorcall(target, forwarded, nargs, other_names);
     Py_DECREF(target);
     if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
-        explain_failure(state, forwarded, nargs, other_names);
+        explain_failure(state, args, nargs, kwnames); /* with backend=: the Python front's signature */
     }
     Py_XDECREF(other_names);
     return result;

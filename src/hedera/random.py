@@ -137,6 +137,9 @@ def _named_module(fname: str, backend: Any) -> ModuleType:
     return _module(_named_backend(fname, backend))
 
 
+_SHAPE_FIRST = frozenset({"uniform", "normal", "truncated_normal", "randint"})  # shape, then the rest
+
+
 def _shape(fname: str, shape: Any) -> tuple[int, ...]:
     """``shape`` (an int or a sequence of ints) as a tuple of non-negative ints.
 
@@ -146,9 +149,10 @@ def _shape(fname: str, shape: Any) -> tuple[int, ...]:
     if isinstance(shape, (tuple, list)):
         dims = shape
     elif backend_name_of_type(type(shape)) is not None and getattr(shape, "ndim", 0) != 0:
+        hint = f"; pass a key by keyword: hd.random.{fname}(shape, key=key)" if fname in _SHAPE_FIRST else ""
         raise ArgumentTypeError(
             f"hd.random.{fname}: shape must be an int or a tuple of ints, got an array of shape "
-            f"{tuple(shape.shape)}; pass a key by keyword: hd.random.{fname}(shape, key=key)"
+            f"{tuple(shape.shape)}{hint}"
         )
     elif hasattr(shape, "__index__") or isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
         dims = (shape,)
@@ -170,7 +174,9 @@ def _shape(fname: str, shape: Any) -> tuple[int, ...]:
 
 
 def _int_seed(fname: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool):
+        raise ArgumentTypeError(f"hd.random.{fname}: seed must be an int, got a bool")
+    if not isinstance(value, int):
         try:
             value = int(value.__index__())
         except (AttributeError, TypeError):
@@ -352,6 +358,10 @@ def permutation(
                 f"hd.random.permutation: x must be an int or an array, got {type(x).__name__}"
             )
         _check_axis("permutation", axis, x)
+    elif isinstance(axis, bool) or not isinstance(axis, int):
+        raise ArgumentTypeError(
+            f"hd.random.permutation: axis must be an int, got {type(axis).__name__} {axis!r}"
+        )
     m = _resolve("permutation", key, ("x", x), backend=backend)
     return m.permutation(x, axis=axis, device=device, key=key)
 
@@ -402,7 +412,9 @@ def categorical(
 
 def _check_axis(fname: str, axis: int, x: Any) -> None:
     ndim = len(x.shape)
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1) or ndim == 0:
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise ArgumentTypeError(f"hd.random.{fname}: axis must be an int, got {type(axis).__name__} {axis!r}")
+    if not -ndim <= axis < max(ndim, 1) or ndim == 0:
         raise InvalidAxisError(
             f"hd.random.{fname}: axis={axis!r} is out of range for an array of {ndim} dimensions"
         )

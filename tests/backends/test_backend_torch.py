@@ -45,16 +45,102 @@ def test_dtypes_are_native_and_compare_equal_to_hedera_dtypes():
         assert xp.zeros(2, dtype=spelling).dtype is torch.float64
 
 
-@pytest.mark.parametrize("name", ["uint16", "uint32", "uint64"])
-def test_unsupported_dtypes_raise(name):
-    assert name in _core.UNSUPPORTED_DTYPES
-    with pytest.raises(hd.UnsupportedDtypeError):
-        xp.zeros(2, dtype=getattr(hd, name))
-    with pytest.raises(hd.UnsupportedDtypeError):
-        xp.astype(torch.ones(2), name)
-    with pytest.raises(hd.UnsupportedDtypeError):
-        hd.asarray(np.ones(2, dtype=name), backend="torch")
-    assert name not in xp.__array_namespace_info__().dtypes()
+PARTIAL = ["uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("name", PARTIAL)
+def test_partial_unsigned_dtypes_create_convert_save_and_load(name, tmp_path):
+    """torch's uint16/32/64: created, converted both ways, cast, saved and loaded, never refused."""
+    assert name not in _core.UNSUPPORTED_DTYPES and name in xp.__array_namespace_info__().dtypes()
+    dt = getattr(hd, name)
+    values = np.array([0, 1, 2**15, np.iinfo(name).max], dtype=name)
+    x = hd.asarray(values, backend="torch")
+    assert x.dtype is getattr(torch, name) and hd.dtype(x) is dt
+    np.testing.assert_array_equal(hd.to_numpy(x), values)
+    assert hd.to_numpy(x).dtype == np.dtype(name)
+    for made in (xp.zeros(2, dtype=dt), xp.ones(2, dtype=name), xp.full((2,), 7, dtype=getattr(torch, name))):
+        assert made.dtype is getattr(torch, name)
+    np.testing.assert_array_equal(hd.to_numpy(xp.full((2,), 7, dtype=dt)), np.full(2, 7, dtype=name))
+    cast = hd.astype(hd.asarray(np.array([3, 4]), backend="torch"), dt)
+    assert cast.dtype is getattr(torch, name) and hd.to_numpy(cast).tolist() == [3, 4]
+    assert hd.to_numpy(hd.astype(x, hd.float64)).tolist() == values.astype("float64").tolist()
+    hd.save({"x": x}, tmp_path / "u.safetensors")
+    loaded = hd.load(tmp_path / "u.safetensors", backend="torch")["x"]
+    assert loaded.dtype is getattr(torch, name)
+    np.testing.assert_array_equal(hd.to_numpy(loaded), values)
+
+
+#: functions outside MISSING_KERNELS that torch computes on its uint16/32/64 (checked against NumPy)
+WORKING = {
+    "bitwise_and": lambda f, x: f(x, x),
+    "bitwise_xor": lambda f, x: f(x, x),
+    "equal": lambda f, x: f(x, x),
+    "not_equal": lambda f, x: f(x, x),
+    "multiply": lambda f, x: f(x, x),
+    "sort": lambda f, x: f(x),
+    "argsort": lambda f, x: f(x),
+    "concat": lambda f, x: f([x, x]),
+    "reshape": lambda f, x: f(x, (2, 2)),
+    "roll": lambda f, x: f(x, 1),
+    "unique_values": lambda f, x: f(x),
+}
+
+
+@pytest.mark.parametrize("name", PARTIAL)
+@pytest.mark.parametrize("fn", sorted(WORKING))
+def test_partial_unsigned_functions_torch_has(name, fn):
+    assert name not in _core.MISSING_KERNELS.get(fn, ())
+    values = np.array([3, 1, 2, 1], dtype=name)
+    got = WORKING[fn](getattr(hd, fn), hd.asarray(values, backend="torch"))
+    expected = WORKING[fn](
+        getattr(np, {"concat": "concatenate", "unique_values": "unique"}.get(fn, fn)), values
+    )
+    np.testing.assert_array_equal(hd.to_numpy(got), expected)
+
+
+def _missing_kernel_call(fn, x, a):
+    """``fn`` called on the uint vector ``x`` (and the uint matrix ``a``) in the arguments it takes."""
+    f = hd
+    for part in fn.split("."):
+        f = getattr(f, part)
+    i = torch.tensor([0, 2])
+    special = {
+        "arange": lambda: f(3, dtype=x.dtype, backend="torch"),
+        "linspace": lambda: f(0, 4, 3, dtype=x.dtype, backend="torch"),
+        "clip": lambda: f(x, 1, 2),
+        "linalg.matmul": lambda: f(a, a), "matmul": lambda: f(a, a), "tensordot": lambda: f(a, a, axes=1),
+        "linalg.trace": lambda: f(a), "tril": lambda: f(a), "triu": lambda: f(a),
+        "take_along_axis": lambda: f(x, i, axis=0), "top_k": lambda: f(x, 1),
+        "searchsorted": lambda: f(x, x), "one_hot": lambda: f(x, 4),
+        "scatter_nd": lambda: f(torch.tensor([[0], [2]]), x[:2], (4,)), "flip": lambda: f(x),
+        "linalg.cross": lambda: f(x, x), "take": lambda: f(x, i),
+        "pad": lambda: f(x, ((1, 1),), mode="reflect"), "repeat": lambda: f(x, torch.tensor([1, 2, 1])),
+    }  # fmt: skip
+    binary = {"add", "subtract", "bitwise_left_shift", "bitwise_right_shift", "floor_divide", "greater",
+              "greater_equal", "isin", "less", "less_equal", "maximum", "minimum", "pow", "remainder",
+              "vecdot", "linalg.vecdot"}  # fmt: skip
+    if fn in special:
+        return special[fn]()
+    return f(x, x) if fn in binary else f(x)
+
+
+@pytest.mark.parametrize(
+    ("fn", "name"), [(fn, name) for fn, names in sorted(_core.MISSING_KERNELS.items()) for name in names]
+)
+def test_missing_kernels_raise_unsupported_dtype_error(fn, name):
+    """The table (docs/backends.md) is exact: each function it lists fails in torch on these dtypes,
+    and hedera says so with its own error, naming the function and the dtype."""
+    x = hd.asarray(np.array([3, 1, 2], dtype=name), backend="torch")
+    a = hd.asarray(np.array([[1, 2], [3, 4]], dtype=name), backend="torch")
+    with pytest.raises(hd.UnsupportedDtypeError, match=rf"{name}"):
+        _missing_kernel_call(fn, x, a)
+
+
+def test_mixed_unsigned_promotion_is_a_hedera_error():
+    x = hd.asarray(np.array([1, 2], dtype="uint16"), backend="torch")
+    y = hd.asarray(np.array([1, 2], dtype="int8"), backend="torch")
+    with pytest.raises(hd.UnsupportedDtypeError, match="cannot promote"):
+        hd.bitwise_or(x, y)
 
 
 def test_uint8_accumulation_needs_an_explicit_dtype():

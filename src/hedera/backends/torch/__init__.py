@@ -3,8 +3,9 @@
 Functions are torch's own where torch conforms (``sin is torch.sin``) and thin
 shims where it does not (each says why). Dtypes are torch's dtype objects
 (``float32 is torch.float32``); every function taking a dtype also accepts hedera
-dtypes and names. ``uint16``/``uint32``/``uint64`` are unsupported (torch has few
-kernels for them): asking for one raises ``hd.UnsupportedDtypeError``.
+dtypes and names. ``uint16``/``uint32``/``uint64`` are torch's own, with a subset of its
+kernels: the functions it lacks for them raise ``hd.UnsupportedDtypeError``
+(``_core.MISSING_KERNELS``, docs/backends.md).
 
 The default floating dtype is torch's (``torch.get_default_dtype()``, float32
 unless changed). Devices are ``"cpu"`` and ``"gpu:i"`` (CUDA device ``i``); torch
@@ -89,6 +90,9 @@ _INFO = _NamespaceInfo(
         "int32": int32,
         "int64": int64,
         "uint8": uint8,
+        "uint16": _torch.uint16,
+        "uint32": _torch.uint32,
+        "uint64": _torch.uint64,
         "float32": float32,
         "float64": float64,
         "complex64": complex64,

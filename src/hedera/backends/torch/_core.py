@@ -1,10 +1,9 @@
 """dtype and device conversions for the torch backend, and its constants.
 
-torch has no complete ``uint16``/``uint32``/``uint64`` support (most kernels are
-missing for them), so hedera treats them as unsupported: asking for one raises
-:class:`hedera.errors.UnsupportedDtypeError`, and so does a function whose
-standard result dtype would be one (``sum`` of ``uint8`` accumulates in
-``uint64``).
+torch (2.3 and later) has ``uint16``/``uint32``/``uint64`` with a subset of its kernels: hedera
+creates, converts, saves and loads them and runs every function torch implements for them; a
+function torch lacks a kernel for raises :class:`hedera.errors.UnsupportedDtypeError`
+(:data:`MISSING_UNSIGNED_KERNELS`, listed in docs/backends.md).
 """
 
 from __future__ import annotations
@@ -20,8 +19,36 @@ from .._common import parse_device, wrong_device_kind
 
 BACKEND = "torch"
 
-#: hedera dtype names torch lacks (in the sense of: most operations fail on them)
-UNSUPPORTED_DTYPES = ("uint16", "uint32", "uint64")
+#: hedera dtype names torch lacks (none: its uint16/32/64 lack some kernels, MISSING_UNSIGNED_KERNELS)
+UNSUPPORTED_DTYPES: tuple[str, ...] = ()
+
+#: the dtypes of torch's partial unsigned support
+PARTIAL_UNSIGNED = ("uint16", "uint32", "uint64")
+
+#: functions torch has no kernel for on its uint16/uint32/uint64 (found by running the harness,
+#: tests/core/test_functions.py, on those dtypes; kept exact by tests/backends/test_backend_torch.py):
+#: a call with such an array raises UnsupportedDtypeError (hedera's error path, no cost on success)
+MISSING_KERNELS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        (
+            "abs", "add", "arange", "argmax", "argmin", "bitwise_invert", "bitwise_left_shift",
+            "bitwise_right_shift", "clip", "count_nonzero", "diff", "flip", "floor_divide", "greater",
+            "greater_equal", "isin", "less", "less_equal", "linalg.cross", "linalg.matmul", "linalg.trace",
+            "linalg.vecdot", "linspace", "matmul", "max", "maximum", "min", "minimum", "negative",
+            "nonzero", "one_hot", "pow", "remainder", "scatter_nd", "searchsorted", "sign",
+            "square", "subtract", "take", "take_along_axis", "tensordot", "top_k", "tril", "triu", "vecdot",
+        ),
+        PARTIAL_UNSIGNED,
+    ),
+    # the standard sums uint8/16/32 in uint64, which torch's sums of them cannot accumulate in
+    # (pass dtype=); pad's reflect/edge modes and repeat with an array of counts need index_select
+    **dict.fromkeys(
+        ("cumprod", "cumulative_prod"), ("uint8", "uint16", "uint32")
+    ),
+    **dict.fromkeys(("cumsum", "cumulative_sum", "sum"), ("uint8", *PARTIAL_UNSIGNED)),
+    "prod": ("uint8", *PARTIAL_UNSIGNED),
+    **dict.fromkeys(("pad", "repeat"), PARTIAL_UNSIGNED),
+}  # fmt: skip
 
 #: function name -> why the torch backend cannot compute it (it raises UnsupportedError with the reason)
 LIMITATIONS: dict[str, str] = {
@@ -66,6 +93,9 @@ TORCH_DTYPES: dict[str, torch.dtype] = {
     "int32": torch.int32,
     "int64": torch.int64,
     "uint8": torch.uint8,
+    "uint16": torch.uint16,
+    "uint32": torch.uint32,
+    "uint64": torch.uint64,
     "float16": torch.float16,
     "bfloat16": torch.bfloat16,
     "float32": torch.float32,
@@ -73,13 +103,9 @@ TORCH_DTYPES: dict[str, torch.dtype] = {
     "complex64": torch.complex64,
     "complex128": torch.complex128,
 }
-# the torch objects of the unsupported dtypes (they exist, with very few kernels)
-UNSUPPORTED_TORCH = frozenset(getattr(torch, n) for n in UNSUPPORTED_DTYPES if hasattr(torch, n))
 
 for _name, _native in TORCH_DTYPES.items():
     _hd.register_native(_native, getattr(_hd, _name))
-for _native in UNSUPPORTED_TORCH:  # so that hd.dtype(x) still names them
-    _hd.register_native(_native, getattr(_hd, str(_native).rpartition(".")[2]))
 
 # names and numpy dtypes of a supported dtype -> the torch dtype (native_dtype handles torch and
 # hedera dtypes before this lookup)
@@ -107,8 +133,6 @@ def native_dtype(dtype: Any) -> torch.dtype | None:
     # torch dtypes first, without the dict lookup: under torch.compile dynamo traces that lookup
     # through hd.DType.__eq__ and, inside torch.func transforms, builds a guard it cannot evaluate
     if isinstance(dtype, torch.dtype):
-        if dtype in UNSUPPORTED_TORCH:
-            raise _hd.unsupported(BACKEND, dtype)
         return dtype  # (float8 and other dtypes hedera has no name for too: the caller asked for it)
     # hedera dtypes by name, not through _NATIVE_OF: dynamo guards a user-object dict key with a
     # source it cannot evaluate when hd.dtype() ran earlier in the frame (guard error at run time)
@@ -126,13 +150,6 @@ def native_dtype(dtype: Any) -> torch.dtype | None:
     if d.name in TORCH_DTYPES:
         return TORCH_DTYPES[d.name]
     raise _hd.unsupported(BACKEND, d)
-
-
-def check_dtype(out: torch.Tensor) -> torch.Tensor:
-    """``out``, unless its dtype is one torch cannot compute with (then UnsupportedDtypeError)."""
-    if out.dtype in UNSUPPORTED_TORCH:
-        raise _hd.unsupported(BACKEND, out.dtype)
-    return out
 
 
 def default_float() -> torch.dtype:
@@ -234,6 +251,16 @@ def scalar_dtype(value: bool | int | float | complex, dtype: torch.dtype) -> tor
 # shims below cast when exactly one operand is 0-d and the dtypes differ.
 
 
+def _promote_outside_the_standard(a: torch.dtype, b: torch.dtype) -> torch.dtype:
+    """torch's promotion, or NumPy's where torch has none (its uint16/32/64 with bool or a signed
+    integer: bool + uint16 is uint16, uint64 + int64 float64, as NumPy and JAX)."""
+    try:
+        return torch.promote_types(a, b)
+    except RuntimeError:
+        named = np.promote_types(_hd.as_hedera_dtype(a).dtype, _hd.as_hedera_dtype(b).dtype)
+        return TORCH_DTYPES[_hd.as_hedera_dtype(named).name]
+
+
 def _build_promotion() -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
     table = {}
     natives = list(TORCH_DTYPES.values())
@@ -243,7 +270,7 @@ def _build_promotion() -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
                 out = _hd.promote_types(_hd.as_hedera_dtype(a), _hd.as_hedera_dtype(b))
                 table[a, b] = TORCH_DTYPES[out.name]
             except (DtypeError, KeyError):  # undefined by the standard (bool with a number): torch's rule
-                table[a, b] = torch.promote_types(a, b)
+                table[a, b] = _promote_outside_the_standard(a, b)
     return table
 
 
@@ -255,8 +282,6 @@ def result_dtype(a: torch.dtype, b: torch.dtype) -> torch.dtype:
     try:
         return PROMOTION[a, b]
     except KeyError:
-        if a in UNSUPPORTED_TORCH or b in UNSUPPORTED_TORCH:
-            raise _hd.unsupported(BACKEND, a if a in UNSUPPORTED_TORCH else b) from None
         return torch.promote_types(a, b)
 
 

@@ -13,7 +13,7 @@ import torch
 
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value
-from ._core import check_dtype, default_complex, default_float, native_device, native_dtype
+from ._core import default_complex, default_float, native_device, native_dtype
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
@@ -60,7 +60,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             dev = obj.device  # torch.asarray would use the default device
         if copy is False and (dt not in (None, obj.dtype) or dev != obj.device):
             raise InvalidArgumentError("copy=False: asarray would need to copy obj (another dtype or device)")
-        return check_dtype(torch.asarray(obj, dtype=dt, device=dev, copy=copy))
+        return torch.asarray(obj, dtype=dt, device=dev, copy=copy)
     try:
         out = torch.asarray(obj, dtype=dt, device=dev, copy=copy)
     except ValueError as e:
@@ -69,7 +69,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         raise
     except OverflowError as e:
         raise InvalidArgumentError(f"obj: a value does not fit any torch integer dtype ({e})") from e
-    return check_dtype(out)
+    return out
 
 
 def empty(shape, *, dtype=None, device=None):
@@ -109,7 +109,6 @@ def from_dlpack(x, /, *, device=None, copy=None):
             # a read-only NumPy array cannot be exported: copy it instead
             out = torch.asarray(x, copy=True)
             copy = None
-    check_dtype(out)
     if dev is not None and out.device != dev:
         if copy is False:
             raise InvalidArgumentError("copy=False: from_dlpack would need a copy to change device")

@@ -20,16 +20,20 @@ from ._core import native_dtype
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _uint8 = torch.uint8
+_UNSIGNED = (torch.uint8, torch.uint16, torch.uint32, torch.uint64)
+_SMALL_UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)  # accumulated in uint64 by the standard
 
 
 def _accumulator(x, dtype):
     """The dtype to sum or multiply ``x`` in: ``dtype``, else None (torch's choice is the standard's)."""
     if dtype is not None:
         return native_dtype(dtype)
-    if x.dtype is _uint8:
+    if x.dtype is torch.uint64:  # torch would accumulate in int64
+        return torch.uint64
+    if x.dtype in _SMALL_UNSIGNED:
         raise _hd.UnsupportedDtypeError(
-            "the standard accumulates uint8 in uint64, which the torch backend does not support; "
-            "pass dtype=hd.int64 (or another dtype) explicitly"
+            f"the standard accumulates {str(x.dtype)[6:]} in uint64, for which torch has no sum or "
+            "product kernel; pass dtype=hd.int64 (or another dtype) explicitly"
         )
     return None
 
@@ -37,12 +41,12 @@ def _accumulator(x, dtype):
 def _no_axis(x, dtype):
     """A reduction over no axis (``axis=()``): ``x`` itself, in the accumulator dtype."""
     if dtype is None and not (x.dtype.is_floating_point or x.dtype.is_complex):
-        dtype = torch.int64
+        dtype = torch.uint64 if x.dtype in _UNSIGNED else torch.int64
     return x.to(dtype or x.dtype, copy=True)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    if dtype is None and axis is None and not keepdims and x.dtype is not _uint8:
+    if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.sum(x)  # the common case, without torch's slower keyword parsing
     dt = _accumulator(x, dtype)
     if axis is None:
@@ -132,7 +136,7 @@ def _cumulative(op, identity, x, axis, dtype, include_initial):
 
 def _plain_axis(x, axis, dtype, include_initial):
     """The axis of the common case (no dtype, no initial value, a valid axis), else None."""
-    if dtype is None and not include_initial and x.dtype is not _uint8:
+    if dtype is None and not include_initial and x.dtype not in _UNSIGNED:
         if type(axis) is int and -x.ndim <= axis < x.ndim:
             return axis
         if axis is None and x.ndim == 1:
