@@ -530,7 +530,7 @@ def named_function(cache: dict, qualname: str, backend: Any) -> Any:
     UnknownBackendError, BackendNotInstalledError
         As :func:`load_backend`.
     """
-    if type(backend) is not str:
+    if not isinstance(backend, str):  # (not `type(backend) is str`: dynamo cannot trace that)
         raise ArgumentTypeError(
             f"{qualname}: backend must be a backend name (str) or None, got {type(backend).__name__}"
         )

@@ -101,13 +101,23 @@ def _class_nll(
     _check_targets_shape(op, log_probs, targets, axis)
     classes = _args.shape_of(log_probs)[axis]
     traced = inside_trace(hd.backend_of(log_probs), (log_probs, targets))
+    if not traced:
+        try:
+            low, high = _bounds(targets)
+        except RuntimeError:
+            # values that cannot be read (torch: a tensor without storage, inside a
+            # torch.func transform that torch.compile traces): a trace after all
+            traced = True
     if not traced and not 0 <= ignore_index < classes:
-        low, high = _bounds(targets)
         if 0 <= low and high < classes:  # every target is a class: no mask needed
             return _smoothed(_pick(op, log_probs, targets, axis), log_probs, axis, label_smoothing), None
     in_range = hd.logical_and(hd.greater_equal(targets, 0), hd.less(targets, classes))
     kept = hd.not_equal(targets, ignore_index)
-    if not traced and not bool(hd.all(hd.logical_or(in_range, hd.logical_not(kept)))):
+    if (
+        not traced
+        and not (low >= 0 and high < classes)
+        and not bool(hd.all(hd.logical_or(in_range, hd.logical_not(kept))))
+    ):
         _raise_out_of_range(op, targets, classes, ignore_index)
     safe = hd.where(in_range, targets, hd.zeros_like(targets))
     loss = _smoothed(_pick(op, log_probs, safe, axis), log_probs, axis, label_smoothing)
