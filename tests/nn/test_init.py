@@ -193,8 +193,15 @@ def test_initializer_names_in_layers():
 def test_a_dtype_the_backend_lacks_is_refused():
     from conftest import require_backend
 
-    require_backend("torch")
-    with pytest.raises(hd.UnsupportedDtypeError, match="uint16"):
-        init.normal((2,), key=0, dtype=hd.uint16, backend="torch")
-    with pytest.raises(hd.UnsupportedDtypeError, match="uint16"):
-        hd.nn.Linear(2, 3, key=0, dtype="uint16", backend="torch")
+    require_backend("numpy")
+    with pytest.raises(hd.UnsupportedDtypeError, match="bfloat16"):
+        init.normal((2,), key=0, dtype=hd.bfloat16, backend="numpy")
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "int32", "bool"])
+def test_an_integer_dtype_is_refused_not_truncated(backend, dtype):
+    # a normal draw cast to uint16 came out [1, 65535]: truncated and wrapped, silently
+    with pytest.raises(hd.DtypeError, match=f"real floating.*{dtype}"):
+        init.normal((2,), key=0, dtype=dtype, backend=backend)
+    with pytest.raises(hd.DtypeError, match="real floating"):
+        hd.nn.Linear(2, 3, key=0, dtype=dtype, backend=backend)

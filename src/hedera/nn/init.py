@@ -113,9 +113,19 @@ def split_key(key: int | Array | None, num: int) -> list[Array | None]:
     return list(hd.random.split(numpy_key(key), num))
 
 
-def _draw_dtype(dtype: Any) -> Any:
-    """The dtype to draw in on numpy: float64 for float64, else float32 (cast on the target)."""
-    return hd.float64 if as_hedera_dtype(dtype) == hd.float64 else hd.float32
+def _draw_dtype(dtype: Any, kind: str = "normal") -> Any:
+    """The dtype to draw in on numpy: float64 for float64, else float32 (cast on the target).
+
+    Raises ``hd.DtypeError`` for a dtype that is not real floating: a draw cast to an integer
+    dtype would be truncated (and wrap around in an unsigned one) silently.
+    """
+    target = as_hedera_dtype(dtype)
+    if not hd.isdtype(target, "real floating"):
+        raise hd.DtypeError(
+            f"hedera.nn.init.{kind}: dtype must be a real floating dtype (float16, bfloat16, float32 "
+            f"or float64), got {target}"
+        )
+    return hd.float64 if target == hd.float64 else hd.float32
 
 
 def _finish(x: Array, dtype: Any, backend: str | None, device: Any) -> Array:
@@ -132,7 +142,7 @@ def _finish(x: Array, dtype: Any, backend: str | None, device: Any) -> Array:
 def _sample(kind: str, shape: tuple[int, ...], key: Any, dtype: Any, **params: Any) -> Array:
     """A numpy-backend draw of ``hd.random.<kind>`` (keyed, or from the numpy stateful generator)."""
     fn = getattr(hd.random, kind)
-    draw = _draw_dtype(dtype)
+    draw = _draw_dtype(dtype, kind)
     if key is None:
         return fn(shape, **params, dtype=draw, backend="numpy")
     return fn(shape, **params, dtype=draw, key=numpy_key(key))

@@ -217,9 +217,15 @@ def imag(x, /):
     return _mnp.zeros(x.shape, dtype=x.dtype, ctx=x.ctx)
 
 
+def _is_nan_float(bound) -> bool:
+    return type(bound) is float and bound != bound
+
+
 def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return x.copy()
+    if _is_nan_float(min) or _is_nan_float(max):  # the standard: a NaN bound gives NaN
+        return _mnp.full(x.shape, float("nan"), dtype=x.dtype, ctx=x.ctx)
     if native_ok(x) and x.dtype != _FLOAT64 and not hasattr(min, "shape") and not hasattr(max, "shape"):
         return _mnp.clip(x, min, max)
     out = x

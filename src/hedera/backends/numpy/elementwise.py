@@ -201,7 +201,11 @@ else:
 def clip(x, /, min=None, max=None):
     if min is None and max is None:
         return np.array(x, copy=True)
-    out = np.clip(x, min, max)
+    if _VALUE_BASED:  # numpy < 2's clip reads a NaN bound as no bound; maximum/minimum propagate it
+        out = x if min is None else np.maximum(x, min)
+        out = out if max is None else np.minimum(out, max)
+    else:
+        out = np.clip(x, min, max)
     # the result keeps x's dtype even when a bound is a wider array
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 

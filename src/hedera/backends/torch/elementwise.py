@@ -117,11 +117,15 @@ def sign(x, /):
 # ---- binary ---------------------------------------------------------------------------------
 
 
-def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Callable[..., Any]:
+def _binary(
+    fn: Callable[..., Any], name: str, *, scalar_x2: bool = True, scalar_x1: bool = False
+) -> Callable[..., Any]:
     """A standard binary function over torch's ``fn``, with the standard's promotion.
 
-    ``scalar_x2``: whether ``fn`` accepts a Python scalar as its second argument.
+    ``scalar_x2``: whether ``fn`` accepts a Python scalar as its second argument; ``scalar_x1``:
+    as its first (``torch.mul(2.0, x)`` does, ``torch.eq(2.0, x)`` and ``torch.copysign`` do not).
     """
+    left_scalars = _LEFT_SCALARS if scalar_x1 else frozenset()
     # (the common cases first, tested by exact type: two plain tensors of one dtype, then a tensor and a
     # Python scalar; subclasses and the rest take promote(), which is right for every operand)
     if scalar_x2:
@@ -131,7 +135,7 @@ def _binary(fn: Callable[..., Any], name: str, *, scalar_x2: bool = True) -> Cal
                 if type(x1) is _Tensor:
                     if x1.dtype is x2.dtype:
                         return fn(x1, x2)
-                elif type(x1) in _LEFT_SCALARS and x2.dtype in _FLOAT32_64:
+                elif type(x1) in left_scalars and x2.dtype in _FLOAT32_64:
                     return fn(x1, x2)  # torch's rule for a scalar x1 is the standard's here: x2's dtype
             elif type(x2) in _SCALARS and isinstance(x1, _Tensor):  # torch applies the standard's rule
                 return fn(x1, x2)
@@ -156,7 +160,7 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     a NaN imaginary part of ``x2`` leaks into the real part (the standard: parts are
     independent).
     """
-    promoting = _binary(fn, name)
+    promoting = _binary(fn, name, scalar_x1=True)
 
     def op(x1, x2, /):
         if type(x2) is _Tensor:
@@ -183,11 +187,11 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
 add = _complex_parts(torch.add, "add")
 subtract = _complex_parts(torch.subtract, "subtract")
-multiply = _binary(torch.multiply, "multiply")
-divide = _binary(torch.divide, "divide")
-_floor_divide = _binary(torch.floor_divide, "floor_divide")
-_remainder = _binary(torch.remainder, "remainder")
-_pow = _binary(torch.pow, "pow")
+multiply = _binary(torch.multiply, "multiply", scalar_x1=True)
+divide = _binary(torch.divide, "divide", scalar_x1=True)
+_floor_divide = _binary(torch.floor_divide, "floor_divide", scalar_x1=True)
+_remainder = _binary(torch.remainder, "remainder", scalar_x1=True)
+_pow = _binary(torch.pow, "pow", scalar_x1=True)
 
 
 def pow(x1, x2, /):
