@@ -366,17 +366,22 @@ def addmm(bias: Array, m1: Array, m2: Array, beta: Any = 1, alpha: Any = 1) -> A
     return hd.add(product, bias if beta == 1 else hd.multiply(bias, beta))
 
 
-def _cdist(x1: Array, x2: Array, p: float) -> Array:
-    diff = hd.subtract(hd.expand_dims(x1, axis=-2), hd.expand_dims(x2, axis=-3))
+def _p_norm_last(diff: Array, p: float) -> Array:
+    """The p-norm of ``diff`` over its last axis (torch's ``cdist``/``pdist`` meaning of ``p``:
+    0 counts the nonzero elements, inf takes the largest magnitude)."""
     if p == 2:
         return hd.sqrt(hd.sum(hd.square(diff), axis=-1))
     if p == 0:
-        return hd.astype(hd.count_nonzero(diff, axis=-1), hd.dtype(x1))
+        return hd.astype(hd.count_nonzero(diff, axis=-1), hd.dtype(diff))
     if math.isinf(p):
         return hd.max(hd.abs(diff), axis=-1)
     if p == 1:
         return hd.sum(hd.abs(diff), axis=-1)
     return hd.pow(hd.sum(hd.pow(hd.abs(diff), p), axis=-1), 1.0 / p)
+
+
+def _cdist(x1: Array, x2: Array, p: float) -> Array:
+    return _p_norm_last(hd.subtract(hd.expand_dims(x1, axis=-2), hd.expand_dims(x2, axis=-3)), p)
 
 
 def cdist_forward(x1: Array, x2: Array, p: float, compute_mode: int | None = None) -> Array:
@@ -387,18 +392,7 @@ def pdist_forward(x: Array, p: float = 2.0) -> Array:
     n = x.shape[0]
     rows, cols = np.triu_indices(n, k=1)
     rows_a, cols_a = _constant(x, rows.astype(np.int32)), _constant(x, cols.astype(np.int32))
-    return _cdist_pairs(hd.take(x, rows_a, axis=0), hd.take(x, cols_a, axis=0), p)
-
-
-def _cdist_pairs(a: Array, b: Array, p: float) -> Array:
-    diff = hd.subtract(a, b)
-    if p == 2:
-        return hd.sqrt(hd.sum(hd.square(diff), axis=-1))
-    if p == 0:
-        return hd.astype(hd.count_nonzero(diff, axis=-1), hd.dtype(a))
-    if math.isinf(p):
-        return hd.max(hd.abs(diff), axis=-1)
-    return hd.pow(hd.sum(hd.pow(hd.abs(diff), p), axis=-1), 1.0 / p)
+    return _p_norm_last(hd.subtract(hd.take(x, rows_a, axis=0), hd.take(x, cols_a, axis=0)), p)
 
 
 # ---- shapes and views ---------------------------------------------------------------------------
