@@ -516,3 +516,12 @@ def test_coverage_target():
     for backend in ("jax", "tensorflow", "numpy"):
         ok = [op for op in CORE if op in _aten.ROWS and backend not in _aten.ROWS[op].unsupported]
         assert len(ok) / len(CORE) >= 0.95, (backend, sorted(set(CORE) - set(ok)))
+
+
+def test_masked_scatter_broadcasts_a_wider_mask(backend):
+    """A mask with more dimensions than the input widens the result (found by the all-samples sweep)."""
+    g = torch.Generator().manual_seed(0)
+    args = (torch.randn(5, generator=g), torch.rand(5, 5, generator=g) > 0.5, torch.randn(5, 5, generator=g))
+    prog = hd.interop.from_torch(torch.masked_scatter, args)
+    got = prog({}, *[_backend_array(a, backend) for a in args])
+    _compare("masked_scatter", got, torch.masked_scatter(*args), backend)

@@ -729,8 +729,13 @@ def slice_scatter(
 
 
 def masked_scatter(x: Array, mask: Array, source: Array) -> Array:
-    """``x`` with the elements under ``mask`` replaced, in order, by ``source``'s first elements."""
-    mask = hd.broadcast_to(mask, tuple(x.shape))
+    """``x`` with the elements under ``mask`` replaced, in order, by ``source``'s first elements.
+
+    ``x`` and ``mask`` broadcast together first, as torch's out-of-place op does (a mask with more
+    dimensions than ``x`` widens the result).
+    """
+    shape = tuple(np.broadcast_shapes(tuple(x.shape), tuple(mask.shape)))
+    x, mask = hd.broadcast_to(x, shape), hd.broadcast_to(mask, shape)
     flat_mask = hd.reshape(mask, (-1,))
     position = hd.subtract(hd.cumulative_sum(hd.astype(flat_mask, _index())), 1)
     position = hd.clip(position, 0, None)
