@@ -518,10 +518,43 @@ def test_coverage_target():
         assert len(ok) / len(CORE) >= 0.95, (backend, sorted(set(CORE) - set(ok)))
 
 
-def test_masked_scatter_broadcasts_a_wider_mask(backend):
-    """A mask with more dimensions than the input widens the result (found by the all-samples sweep)."""
+def _sweep_findings() -> dict[str, tuple]:
+    """Samples on which the all-samples sweep found a wrong answer or a framework error (now fixed)."""
     g = torch.Generator().manual_seed(0)
-    args = (torch.randn(5, generator=g), torch.rand(5, 5, generator=g) > 0.5, torch.randn(5, 5, generator=g))
-    prog = hd.interop.from_torch(torch.masked_scatter, args)
+    x0, i0, s0 = torch.tensor(-4.8613), torch.tensor(0), torch.tensor(-8.8634)
+    return {
+        # a mask with more dimensions than the input widens the result
+        "masked_scatter_wider_mask": (
+            torch.masked_scatter,
+            (
+                torch.randn(5, generator=g),
+                torch.rand(5, 5, generator=g) > 0.5,
+                torch.randn(5, 5, generator=g),
+            ),
+        ),
+        # a 0-d scatter ignored reduce= (a wrong answer)
+        "scatter_0d_add": (lambda x, i, s: torch.scatter(x, 0, i, s, reduce="add"), (x0, i0, s0)),
+        "scatter_0d_multiply": (lambda x, i, s: torch.scatter(x, 0, i, s, reduce="multiply"), (x0, i0, s0)),
+        # round.decimals raised a TypeError
+        "round_decimals": (lambda x: torch.round(x, decimals=2), (torch.randn(6, generator=g) * 10,)),
+        "round_negative_decimals": (
+            lambda x: torch.round(x, decimals=-1),
+            (torch.randn(6, generator=g) * 100,),
+        ),
+        # an empty batch made group norm's reshape(-1) ambiguous
+        "group_norm_empty_batch": (
+            lambda x, w, b: torch.nn.functional.group_norm(x, 2, w, b),
+            (torch.randn(0, 4, 3, generator=g), torch.randn(4, generator=g), torch.randn(4, generator=g)),
+        ),
+    }
+
+
+SWEEP_FINDINGS = _sweep_findings()
+
+
+@pytest.mark.parametrize("case", list(SWEEP_FINDINGS))
+def test_sweep_finding_matches_torch(case, backend):
+    fn, args = SWEEP_FINDINGS[case]
+    prog = hd.interop.from_torch(fn, args)
     got = prog({}, *[_backend_array(a, backend) for a in args])
-    _compare("masked_scatter", got, torch.masked_scatter(*args), backend)
+    _compare(case, got, fn(*args), backend)

@@ -654,7 +654,12 @@ def _scatter_source(src: Any, index: Array, dtype: Any) -> Array:
 
 def scatter(x: Array, dim: int, index: Array, src: Any, reduce: str | None = None) -> Array:
     if x.ndim == 0:
-        return _scatter_source(src, hd.reshape(index, ()), hd.dtype(x)) if math.prod(index.shape) else x
+        if not math.prod(index.shape):
+            return x
+        value = _scatter_source(src, hd.reshape(index, ()), hd.dtype(x))
+        return (
+            hd.add(x, value) if reduce == "add" else hd.multiply(x, value) if reduce == "multiply" else value
+        )
     if math.prod(index.shape) == 0:
         return x
     key = _scatter_key(x, dim % x.ndim, index)
@@ -932,7 +937,7 @@ def native_layer_norm(
 def native_group_norm(
     x: Array, weight: Array | None, bias: Array | None, n: int, c: int, hxw: int, group: int, eps: float
 ) -> tuple[Array, Array, Array]:
-    grouped = hd.reshape(x, (n, group, -1))
+    grouped = hd.reshape(x, (n, group, (c // group) * hxw))  # not -1: n may be 0
     mu = hd.mean(grouped, axis=-1, keepdims=True)
     rstd = hd.reciprocal(hd.sqrt(hd.add(hd.var(grouped, axis=-1, keepdims=True), eps)))
     out = hd.reshape(hd.multiply(hd.subtract(grouped, mu), rstd), tuple(x.shape))
@@ -1512,7 +1517,21 @@ def _in_place(name: str) -> Callable:
 
 ceil = _unary_on_floats(hd.ceil)
 floor = _unary_on_floats(hd.floor)
-round_ = _unary_on_floats(hd.round)
+
+
+def round_(x: Array, decimals: int = 0) -> Array:
+    """torch's round (half to even), to ``decimals`` places as torch computes it: scaled by
+    ``10**|decimals|`` in the input's dtype, rounded, scaled back; the identity on integers."""
+    if not hd.isdtype(hd.dtype(x), ("real floating", "complex floating")):
+        return x
+    if decimals == 0:
+        return hd.round(x)
+    scale = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return hd.divide(hd.round(hd.multiply(x, scale)), scale)
+    return hd.multiply(hd.round(hd.divide(x, scale)), scale)
+
+
 trunc = _unary_on_floats(hd.trunc)
 max_pool2d_with_indices = _max_pool(2)
 max_pool3d_with_indices = _max_pool(3)
