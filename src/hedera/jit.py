@@ -34,9 +34,7 @@ import contextvars
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import optree
+from typing import TYPE_CHECKING, Any
 
 from ._dispatch import (
     backend_mismatch,
@@ -47,8 +45,14 @@ from ._dispatch import (
     current_backend,
     path_describer,
 )
+from ._lazy import on_first_use
 from .errors import InvalidArgumentError
 from .tree import NAMESPACE as _TREE_NAMESPACE
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["inside_trace", "jit", "traced_by"]
 

@@ -330,3 +330,100 @@ def finfo_of(info: Any) -> FInfo:
 def iinfo_of(info: Any) -> IInfo:
     """An :class:`IInfo` from a NumPy-style iinfo (``np.iinfo``, ``jnp.iinfo``)."""
     return IInfo(int(info.bits), int(info.max), int(info.min), info.dtype)
+
+
+# ---- can_cast / finfo / iinfo: answers memoised by argument ----------------------------------
+#
+# The dtype lattice and the limits never change, so a backend answers each argument once. The
+# fronts are one closure each (a cell read costs what a module global does), built here for every
+# backend that passes how it reads an argument's dtype and how it computes an answer.
+
+
+def memoized_can_cast(arrays: tuple[type, ...] | Callable[[Any], Any]) -> Callable[[Any, Any], bool]:
+    """A backend's ``can_cast(from_, to, /)``: :func:`hedera.dtypes.can_cast`, memoised by argument
+    (hedera dtypes by name: their hash runs in Python; others as they are). An array stands for
+    its dtype: ``arrays`` is the backend's array types, or a function from an argument to its
+    dtype (duck-typed arrays: JAX's tracers). An unhashable argument is answered (and rejected)
+    without the cache."""
+    answers: dict = {}
+    answer = _hd_dtypes.can_cast
+    hedera_dtype = _hd_dtypes.DType
+    dtype_of = _dtype_reader(arrays)
+
+    def can_cast(from_: Any, to: Any, /) -> bool:
+        from_ = dtype_of(from_)
+        key = (
+            from_.name if type(from_) is hedera_dtype else from_,
+            to.name if type(to) is hedera_dtype else to,
+        )
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = answer(from_, to)
+            return out
+        except TypeError:
+            return answer(from_, to)
+
+    def can_cast_of_types(from_: Any, to: Any, /) -> bool:  # the same, the array test inline
+        if isinstance(from_, arrays):
+            from_ = from_.dtype
+        key = (
+            from_.name if type(from_) is hedera_dtype else from_,
+            to.name if type(to) is hedera_dtype else to,
+        )
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = answer(from_, to)
+            return out
+        except TypeError:
+            return answer(from_, to)
+
+    return _named(can_cast_of_types if isinstance(arrays, tuple) else can_cast, "can_cast")
+
+
+def memoized_info(
+    name: str, arrays: tuple[type, ...] | Callable[[Any], Any], compute: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """A backend's ``finfo(type, /)`` or ``iinfo(type, /)`` (``name``): ``compute(dtype)``,
+    memoised by that dtype (a hedera dtype by name), an array standing for its dtype as in
+    :func:`memoized_can_cast`. ``compute`` raises for a dtype of the wrong kind (nothing is
+    cached then); an unhashable argument is computed without the cache."""
+    answers: dict = {}
+    hedera_dtype = _hd_dtypes.DType
+    dtype_of = _dtype_reader(arrays)
+
+    def info(type: Any, /) -> Any:
+        dtype = dtype_of(type)
+        key = dtype.name if dtype.__class__ is hedera_dtype else dtype
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = compute(dtype)
+            return out
+        except TypeError:
+            return compute(dtype)
+
+    def info_of_types(type: Any, /) -> Any:  # the same, the array test inline
+        dtype = type.dtype if isinstance(type, arrays) else type
+        key = dtype.name if dtype.__class__ is hedera_dtype else dtype
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = compute(dtype)
+            return out
+        except TypeError:
+            return compute(dtype)
+
+    return _named(info_of_types if isinstance(arrays, tuple) else info, name)
+
+
+def _dtype_reader(arrays: tuple[type, ...] | Callable[[Any], Any]) -> Callable[[Any], Any]:
+    if isinstance(arrays, tuple):
+        return lambda value: value.dtype if isinstance(value, arrays) else value
+    return arrays
+
+
+def _named(f: Callable, name: str) -> Callable:
+    f.__name__ = f.__qualname__ = name
+    return f
