@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_fill_value
 from ._core import check_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
 from .._common import finfo_of, iinfo_of, memoized_can_cast, memoized_info
 from ._core import check_device, native_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 _COMPLEX = frozenset({np.dtype(np.complex64), np.dtype(np.complex128)})

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_fill_value
 from ._core import (
@@ -29,10 +30,7 @@ from ._core import (
     shape_list,
 )
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 # NumPy's default dtypes -> this backend's, for inferring the dtype of Python data
 _NUMPY_DEFAULTS = {np.dtype("float64"): DEFAULT_FLOAT, np.dtype("complex128"): DEFAULT_COMPLEX}

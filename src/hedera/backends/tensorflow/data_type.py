@@ -9,6 +9,7 @@ import numpy as np
 import tensorflow as tf
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError, InvalidArgumentError
 from ._core import (
     INTEGER,
@@ -20,7 +21,7 @@ from ._core import (
     scalar_dtype,
 )
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, UnsupportedError
 from .._common import (
     TopKResult,
@@ -34,10 +35,7 @@ from ._core import (
 from .sorting import order_along
 from .statistical import cumulative_prod, cumulative_sum
 
-__all__ = [
-    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
-    "pad", "scatter_nd", "split", "to_numpy", "top_k",
-]  # fmt: skip
+__all__ = names_in("extra")  # the API table's extra rows
 
 cumsum = cumulative_sum
 cumprod = cumulative_prod

@@ -11,14 +11,12 @@ import builtins
 import numpy as np
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value
 from ._core import default_complex, default_float, native_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
 def _shape(shape):

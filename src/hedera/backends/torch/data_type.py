@@ -7,11 +7,12 @@ from typing import Any
 import torch
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
 from .._common import FInfo, IInfo, memoized_can_cast, memoized_info
 from ._core import native_device, native_dtype, scalar_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ._core import default_float, native_device, native_dtype
 
-__all__ = [
-    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
-    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
-]  # fmt: skip
+__all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
 
 def fft(x, /, *, n=None, axis=-1, norm="backward"):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._core import promote_all
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = names_in("set")  # the API table's set rows
 
 
 def isin(x1, x2, /, *, invert=False):
