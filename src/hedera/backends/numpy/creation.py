@@ -83,6 +83,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    if dtype is None and device is None and (type(fill_value) is not int or x.dtype.kind not in "iu"):
+        return np.full_like(x, fill_value)  # nothing to check (only ints can fail to fit, in integers)
     check_device(device)
     dt = native_dtype(dtype)
     check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)

@@ -156,7 +156,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
 
     Widths beyond the array's size are allowed in every mode (reflections repeat, as in NumPy).
     """
-    check_pad_mode(mode)
+    if mode != "constant":
+        check_pad_mode(mode)
     rank = ndim(x)
     widths = normalize_pad_width(pad_width, rank)
     if rank == 0:
@@ -164,7 +165,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     if mode == "constant":
         # (constant() casts a value of another kind, as NumPy does: 1.5 pads an int32 array with 1)
         value = bool(constant_values) if x.dtype is tf.bool else constant(constant_values, x.dtype)
-        return tf.pad(x, widths, constant_values=value)
+        # tf.pad's op, without its wrapper (~8 us)
+        return tf.raw_ops.PadV2(input=x, paddings=widths, constant_values=value)
     out = x
     sizes = shape_list(x)
     for axis, (before, after) in enumerate(widths):

@@ -287,7 +287,11 @@ def floor_divide(x1, x2, /):
         return out
     # torch follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
     # there x1 / x2 is the standard's result, sign included (and where an operand is NaN, both are NaN)
-    special = _not_finite(x1, x2)
+    if type(x2) in _SCALARS and math.isfinite(x2):
+        # then torch's result is NaN exactly where x1 is infinite or NaN: one kernel (isinf is two)
+        special = torch.isnan(out)
+    else:
+        special = _not_finite(x1, x2)
     quotient = torch.divide(x1, x2)
     if quotient.dtype is not out.dtype:
         quotient = quotient.to(out.dtype)
