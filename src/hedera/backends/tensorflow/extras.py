@@ -29,8 +29,10 @@ from ._core import (
     ndim,
     promote,
     promote_many,
+    reduction_axes,
     shape_list,
 )
+from ._private import gen_array_ops, gen_math_ops
 from .sorting import order_along
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -117,8 +119,17 @@ def logsumexp(x, /, *, axis=None, keepdims=False):
     """
     if x.dtype not in INEXACT:  # TF has no integer kernel
         x = tf.cast(x, DEFAULT_FLOAT)
-    axes = None if axis is None else list(normalize_axes(axis, ndim(x)))
-    return tf.reduce_logsumexp(x, axis=axes, keepdims=keepdims)
+    axes = reduction_axes(x, None if axis is None else list(normalize_axes(axis, ndim(x))))
+    # tf.reduce_logsumexp's ops, called directly (its Python makes the axes anew for each of its
+    # two reductions: 3 ops each for a 0-d x)
+    raw_max = gen_math_ops._max(x, axes, True)
+    shift = gen_array_ops.stop_gradient(gen_math_ops.select_v2(gen_math_ops.is_finite(raw_max), raw_max, 0))
+    exps = gen_math_ops.exp(gen_math_ops.sub(x, shift))
+    out = gen_math_ops.log(gen_math_ops._sum(exps, axes, bool(keepdims)))
+    if not keepdims:
+        shape = shape_list(out) if out.shape.is_fully_defined() else tf.shape(out)
+        shift = gen_array_ops.reshape(shift, shape)
+    return gen_math_ops.add_v2(out, shift)
 
 
 def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
