@@ -6,9 +6,10 @@ the backend uses the public API instead (slower, or without a convenience) and
 :data:`FALLBACKS` names what fell back (``tests/backends/test_tensorflow_private.py`` requires it
 to be empty on the pinned TensorFlow).
 
-* ``gen_math_ops``, ``gen_bitwise_ops``, ``gen_array_ops``, ``gen_linalg_ops``: the generated op
-  functions (``gen_math_ops.add_v2``), which skip ``tf.math``'s name scopes, conversions and
-  dispatch decorators (1-3 us a call of TF's public functions, against a 5-20 us eager op).
+* ``gen_math_ops``, ``gen_bitwise_ops``, ``gen_array_ops``, ``gen_linalg_ops``,
+  ``gen_spectral_ops``: the generated op functions (``gen_math_ops.add_v2``), which skip
+  ``tf.math``'s name scopes, conversions and dispatch decorators (1-3 us a call of TF's public
+  functions, against a 5-20 us eager op).
   Fallback: the same ops through the public ``tf.raw_ops`` (:class:`RawOps`).
 * ``dtypes._ANY_TO_TF``: ``tf.as_dtype``'s lookup table, taught hedera's dtype objects
   (:func:`register_dtype_spellings`). Fallback: none needed (``tf.bfloat16 == hd.bfloat16`` is
@@ -46,6 +47,7 @@ __all__ = [
     "gen_bitwise_ops",
     "gen_linalg_ops",
     "gen_math_ops",
+    "gen_spectral_ops",
 ]
 
 #: the private names this TensorFlow lacks, each replaced by its public fallback
@@ -57,7 +59,8 @@ class RawOps:
     (``tf.raw_ops.AddV2(x=x, y=y)``), whose ops take keyword arguments only."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        op = getattr(tf.raw_ops, "".join(part.capitalize() for part in name.strip("_").split("_")))
+        spelled = "".join(part.capitalize() for part in name.strip("_").split("_"))
+        op = getattr(tf.raw_ops, spelled, None) or getattr(tf.raw_ops, name.strip("_").upper())  # (RFFT)
         params = list(inspect.signature(op).parameters)
 
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -69,10 +72,18 @@ class RawOps:
 
 
 try:
-    from tensorflow.python.ops import gen_array_ops, gen_bitwise_ops, gen_linalg_ops, gen_math_ops
+    from tensorflow.python.ops import (
+        gen_array_ops,
+        gen_bitwise_ops,
+        gen_linalg_ops,
+        gen_math_ops,
+        gen_spectral_ops,
+    )
 except ImportError:
-    gen_math_ops = gen_bitwise_ops = gen_array_ops = gen_linalg_ops = RawOps()  # type: ignore[assignment]
-    FALLBACKS.append("tensorflow.python.ops.gen_math_ops, gen_bitwise_ops, gen_array_ops, gen_linalg_ops")
+    gen_math_ops = gen_bitwise_ops = gen_array_ops = gen_linalg_ops = gen_spectral_ops = RawOps()  # type: ignore[assignment]
+    FALLBACKS.append(
+        "tensorflow.python.ops.gen_math_ops, gen_bitwise_ops, gen_array_ops, gen_linalg_ops, ..."
+    )
 
 
 try:
