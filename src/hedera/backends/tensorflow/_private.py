@@ -11,6 +11,9 @@ to be empty on the pinned TensorFlow).
   ``tf.math``'s name scopes, conversions and dispatch decorators (1-3 us a call of TF's public
   functions, against a 5-20 us eager op).
   Fallback: the same ops through the public ``tf.raw_ops`` (:class:`RawOps`).
+* ``special_math_ops._einsum_v2_parse_and_resolve_equation``: how ``tf.einsum`` completes an
+  equation for its op (the implicit output, ellipses), cached per equation and shapes by
+  ``extras.einsum``. Fallback: None, and ``tf.einsum`` itself runs (its Python on every call).
 * ``dtypes._ANY_TO_TF``: ``tf.as_dtype``'s lookup table, taught hedera's dtype objects
   (:func:`register_dtype_spellings`). Fallback: none needed (``tf.bfloat16 == hd.bfloat16`` is
   then False; hedera converts its dtypes itself everywhere).
@@ -42,6 +45,7 @@ __all__ = [
     "EagerTensor",
     "RawOps",
     "eager_context",
+    "einsum_resolve",
     "exclude_from_autograph",
     "gen_array_ops",
     "gen_bitwise_ops",
@@ -102,6 +106,15 @@ except ImportError:
 
     class EagerTensor:  # type: ignore[no-redef]
         """Stands for the class of eager tensors where TensorFlow does not name it: no tensor is one."""
+
+
+try:
+    from tensorflow.python.ops.special_math_ops import (
+        _einsum_v2_parse_and_resolve_equation as einsum_resolve,
+    )
+except ImportError:
+    FALLBACKS.append("tensorflow.python.ops.special_math_ops._einsum_v2_parse_and_resolve_equation")
+    einsum_resolve = None
 
 
 #: ``() -> the eager context`` (``.executing_eagerly()``, ``.device_name``), or None without it
