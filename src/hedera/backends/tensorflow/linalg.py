@@ -44,14 +44,16 @@ def cholesky(x, /, *, upper=False):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along ``axis`` (of the broadcast shape)."""
-    # the common case: one real dtype, one shape, the last axis: TF's own op, not ~15 ops (the
-    # checks read the dtype numbers and shape lists, ~0.3 us; TensorShape comparisons cost 1.5 us)
-    if type(x1) is _EAGER and type(x2) is _EAGER:
+    # the common case: one real dtype, the last axis: TF's own op, not ~15 ops. The op checks the
+    # shapes itself (one shape, 3 along the last axis) and raises where they differ: then the
+    # general path below broadcasts, or names the problem
+    if axis == -1 and type(x1) is _EAGER and type(x2) is _EAGER:
         enum = x1._datatype_enum()
         if enum == x2._datatype_enum() and enum not in _COMPLEX_ENUMS:
-            shape = x1.shape.as_list()
-            if shape and shape[-1] == 3 and shape == x2.shape.as_list() and axis in (-1, len(shape) - 1):
+            try:
                 return gen_math_ops.cross(x1, x2)
+            except tf.errors.InvalidArgumentError:
+                pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     x1, x2 = tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
@@ -219,9 +221,13 @@ def slogdet(x, /):
 def solve(x1, x2, /):
     """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is a vector, else a stack of matrices (broadcast)."""
     if type(x1) is _EAGER and type(x2) is _EAGER and x1._datatype_enum() == x2._datatype_enum():
-        s1, s2 = x1.shape.as_list(), x2.shape.as_list()
-        if len(s2) >= 2 and s1[:-2] == s2[:-2]:  # the common case: nothing to promote or broadcast
-            return gen_linalg_ops.matrix_solve(x1, x2)  # tf.linalg.solve
+        # the common case, nothing to promote or broadcast: tf.linalg.solve, TF's op. It refuses
+        # what it cannot solve as given (a vector x2, batches to broadcast, a singular x1): then
+        # the general path below runs (and raises where that is the answer)
+        try:
+            return gen_linalg_ops.matrix_solve(x1, x2)
+        except tf.errors.InvalidArgumentError:
+            pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     s1 = shape_list(x1)
     if ndim(x2) == 1:
