@@ -8,5 +8,11 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 matmul = jnp.matmul
 matrix_transpose = jnp.matrix_transpose
-tensordot = jnp.linalg.tensordot  # keyword-only axes, as the standard
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    # jnp.linalg.tensordot's keyword-only axes (the standard's), without its extra layer (~2 us)
+    return jnp.tensordot(x1, x2, axes)
+
+
 vecdot = jnp.vecdot
