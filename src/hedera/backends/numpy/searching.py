@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import ShapeError
-from .._common import check_integer_indices
+from .._common import check_integer_indices, native_common_case
 from .elementwise import _VALUE_BASED, _standard_operands
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -44,6 +44,7 @@ def nonzero(x, /):
     return tuple(np.nonzero(x))
 
 
+@native_common_case(np.searchsorted, 2, forwarded=("side",))
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     check_integer_indices("searchsorted", "sorter", sorter)
     return np.searchsorted(x1, x2, side=side, sorter=sorter)
