@@ -5,6 +5,7 @@ Framework-free: each backend passes in what differs.
 
 from __future__ import annotations
 
+import inspect
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -452,3 +453,41 @@ def _dtype_reader(arrays: tuple[type, ...] | Callable[[Any], Any]) -> Callable[[
 def _named(f: Callable, name: str) -> Callable:
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def native_common_case(
+    native: Callable[..., Any],
+    nargs: int | tuple[int, int],
+    dtypes: Sequence[Any] | None = None,
+    forwarded: Sequence[str] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a conformance shim with its common case, which the C front then calls directly.
+
+    The shim promises that its answer (errors included) is ``native``'s for every call with
+    ``nargs`` positional arguments (a number, or a ``(least, most)`` range), whose other
+    parameters are left at their defaults (omitted, or passed by keyword as the default itself:
+    the same object, an equal int or str, an equal float of the same sign), except those named in
+    ``forwarded``, which ``native`` takes by the same keyword with the same meaning, and whose
+    array arguments (the front's, all of one type) share a ``.dtype`` that is one of the objects
+    ``dtypes`` (compared by identity; ``None``: no condition). ``native`` gets the positional
+    arguments and the forwarded keywords.
+
+    The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
+    frame (calling a Python function from C costs 60-80 ns more than calling a builtin); the
+    Python fronts, torch.compile and the backend namespace still call the shim.
+    tests/backends/test_native_common_case.py checks each promise.
+    """
+    least, most = (nargs, nargs) if isinstance(nargs, int) else nargs
+
+    def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
+        # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
+        later = list(inspect.signature(shim).parameters.values())[most:]
+        byname = [p for p in later if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        keywords: dict[str, Any] = {p.name: p.default for p in byname if p.default is not p.empty}
+        assert set(forwarded) <= {p.name for p in byname}, (shim, forwarded)
+        keywords.update(dict.fromkeys(forwarded, ...))
+        condition = None if dtypes is None else tuple(dtypes)
+        shim.__hedera_native__ = (native, least, most, condition, keywords)  # type: ignore[attr-defined]
+        return shim
+
+    return mark
