@@ -195,7 +195,9 @@ def hedera_runner(
         hd.asarray(x, backend=backend),
         hd.asarray(y, dtype=hd.int32 if backend != "torch" else None, backend=backend),
     )
-    fn = hd.jit(step) if compiled else step
+    # the caller gives the parameters and the state up to the step (jax donates their buffers,
+    # TensorFlow keeps them in variables updated in place, as Keras does)
+    fn = hd.jit(step, donate_argnums=(0, 1)) if compiled else step
     if stateful:
         value_and_grad, opt = step.value_and_grad, step.opt
 
@@ -418,7 +420,7 @@ def jax_runner(name: str, x: np.ndarray, y: np.ndarray, compiled: bool) -> Runne
 
     params = {k: jnp.asarray(v) for k, v in hedera_weights(name).items()}
     box = {"params": params, "state": opt.init(params)}
-    fn = jax.jit(step) if compiled else step
+    fn = jax.jit(step, donate_argnums=(0, 1)) if compiled else step  # as hedera's step
     xs, ys = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
 
     def run() -> float:
