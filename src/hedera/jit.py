@@ -400,7 +400,7 @@ def jit(
         TensorFlow only: compile the ``tf.function`` with XLA.
     backend_options : dict, optional
         Extra keyword arguments for one backend's compiler, e.g.
-        ``{"torch": {"fullgraph": True, "mode": "reduce-overhead"}, "jax": {"donate_argnums": 0}}``.
+        ``{"torch": {"fullgraph": True, "mode": "reduce-overhead"}, "jax": {"inline": True}}``.
 
     Returns
     -------
