@@ -73,6 +73,19 @@ def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
     return traced_by(backend_module(backend, "autodiff"), leaves)
 
 
+def values_unreadable(backend: str, leaves: Sequence[Any]) -> bool:
+    """Whether the values of ``leaves`` (arrays of ``backend``) cannot be read now: they are
+    symbolic in a trace. Cheaper than :func:`inside_trace` where the arrays themselves show it
+    (jax: a tracer among ``leaves``, an ``isinstance`` each; a concrete array read inside a jax
+    trace is a constant, readable), and the same test elsewhere (``torch.compile``,
+    ``tf.function``). For eager-only checks of values, such as the label range of the losses."""
+    module = backend_module(backend, "autodiff")
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None:
+        return any(map(is_traced, leaves))
+    return module.is_compiling()
+
+
 def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
     """:func:`inside_trace` for a backend's ``autodiff`` module (backend code calls this one: no lookup)."""
     if getattr(module, "JIT_RUNS_F_ONLY_WHILE_TRACING", False) and in_jit.get():
