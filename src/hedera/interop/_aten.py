@@ -784,7 +784,10 @@ def local_scalar_dense(x: Array) -> Any:
     return hd.to_numpy(x).item()
 
 
-def sort(x: Array, dim: int = -1, descending: bool = False) -> tuple[Array, Array]:
+def sort(
+    x: Array, dim: int = -1, descending: bool = False, *, stable: bool | None = None
+) -> tuple[Array, Array]:
+    # always stable (``stable=False`` lets torch choose; a stable order is one of its answers)
     if x.ndim == 0:
         return x, hd.astype(hd.zeros_like(x), _index())
     order = hd.argsort(x, axis=dim, descending=descending, stable=True)
