@@ -541,6 +541,11 @@ def _sweep_findings() -> dict[str, tuple]:
             lambda x: torch.round(x, decimals=-1),
             (torch.randn(6, generator=g) * 100,),
         ),
+        # aten.sort.stable's keyword raised a TypeError
+        "sort_stable": (
+            lambda x: torch.sort(x, stable=True, descending=True),
+            (torch.tensor([3.0, 1.0, 3.0, 2.0, 1.0]),),
+        ),
         # an empty batch made group norm's reshape(-1) ambiguous
         "group_norm_empty_batch": (
             lambda x, w, b: torch.nn.functional.group_norm(x, 2, w, b),
