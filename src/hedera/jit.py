@@ -34,9 +34,7 @@ import contextvars
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import optree
+from typing import TYPE_CHECKING, Any
 
 from ._dispatch import (
     backend_mismatch,
@@ -47,9 +45,15 @@ from ._dispatch import (
     current_backend,
     path_describer,
 )
+from ._lazy import on_first_use
 from .container import Container
 from .errors import InvalidArgumentError
 from .tree import NAMESPACE as _TREE_NAMESPACE
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["inside_trace", "jit", "traced_by"]
 
@@ -67,6 +71,19 @@ def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
     now are tracers, or :data:`in_jit` is set inside ``hd.jit``'s trace). numpy never traces.
     """
     return traced_by(backend_module(backend, "autodiff"), leaves)
+
+
+def values_unreadable(backend: str, leaves: Sequence[Any]) -> bool:
+    """Whether the values of ``leaves`` (arrays of ``backend``) cannot be read now: they are
+    symbolic in a trace. Cheaper than :func:`inside_trace` where the arrays themselves show it
+    (jax: a tracer among ``leaves``, an ``isinstance`` each; a concrete array read inside a jax
+    trace is a constant, readable), and the same test elsewhere (``torch.compile``,
+    ``tf.function``). For eager-only checks of values, such as the label range of the losses."""
+    module = backend_module(backend, "autodiff")
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None:
+        return any(map(is_traced, leaves))
+    return module.is_compiling()
 
 
 def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
