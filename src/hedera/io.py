@@ -44,6 +44,7 @@ from ._front_manual import dtype as _dtype_of
 from ._lazy import on_first_use
 from .container import Container
 from .errors import (
+    ArgumentTypeError,
     CheckpointError,
     CheckpointFileError,
     CheckpointIsADirectoryError,
@@ -218,6 +219,7 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     >>> hd.load(path).all_equal(state)
     True
     """
+    path = _path("save", path)
     st = _safetensors()
     writes, barrier = True, False
     if _has_sharded_leaves(tree):  # DTensors, tf per-replica values: gathered first
@@ -252,7 +254,7 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "tree": spec}, separators=(",", ":"))
     if writes:
         metadata = {_META_KEY: header}
-        target = os.fspath(path)
+        target = path
         try:
             _atomic_write(target, lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
         except OSError as e:
@@ -303,8 +305,23 @@ def _file_error(fname: str, verb: str, path: str, e: OSError) -> CheckpointFileE
     directory = os.path.dirname(os.path.abspath(path))
     if verb == "write" and not os.path.isdir(directory):
         reason += f"; its directory {directory!r} does not exist"
-    # str(): "[Errno 2] save: cannot write the file (No such file or directory; ...): 'path'"
-    return cls(e.errno, f"{fname}: cannot {verb} the file ({reason})", path)
+    # str(): "[Errno 2] save: cannot write the file at path (No such file or directory; ...): 'the/path'"
+    return cls(e.errno, f"{fname}: cannot {verb} the file at path ({reason})", path)
+
+
+def _path(fname: str, path: Any) -> str:
+    """``path`` (a str or an ``os.PathLike``) as a str; :class:`~hedera.ArgumentTypeError` else."""
+    if isinstance(path, str):
+        return path
+    try:
+        out = os.fspath(path)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{fname}: path must be a str or an os.PathLike, got {type(path).__name__} {path!r}"
+        ) from None
+    if not isinstance(out, str):
+        raise ArgumentTypeError(f"{fname}: path must be a str or an os.PathLike of a str, got {path!r}")
+    return out
 
 
 def _atomic_write(path: str, write: Any) -> None:
@@ -397,7 +414,7 @@ def load(path: str | os.PathLike[str], backend: str | None = None, *, device: An
         There is no file at ``path`` (a ``FileNotFoundError``; other ``OSError`` errors are
         :class:`~hedera.errors.CheckpointFileError`); the message and ``filename`` name ``path``.
     """
-    path = os.fspath(path)
+    path = _path("load", path)
     header, meta = _read_header(path)
     buffer = _read_file(path)
     data_start = 8 + int.from_bytes(buffer[:8], "little")

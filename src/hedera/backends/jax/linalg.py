@@ -69,8 +69,14 @@ def _matrix_rank(x, rtol):
 
 
 def pinv(x, /, *, rtol=None):
-    # JAX's default cutoff is ten times the standard's max(M, N) * eps
-    return jnp.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
+    # JAX's default cutoff is ten times the standard's max(M, N) * eps; the standard's, compiled
+    # into the program (a Python float rtol is an argument of jnp.linalg.pinv's: ~5 us a call)
+    return _pinv_default(x) if rtol is None else jnp.linalg.pinv(x, rtol=rtol)
+
+
+@jax.jit
+def _pinv_default(x):
+    return jnp.linalg.pinv(x, rtol=_default_rtol(x))
 
 
 def trace(x, /, *, offset=0, dtype=None):

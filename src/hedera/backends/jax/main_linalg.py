@@ -10,5 +10,11 @@ __all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 matmul = jnp.matmul
 matrix_transpose = jnp.matrix_transpose
-tensordot = jnp.linalg.tensordot  # keyword-only axes, as the standard
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    # jnp.linalg.tensordot's keyword-only axes (the standard's), without its extra layer (~2 us)
+    return jnp.tensordot(x1, x2, axes)
+
+
 vecdot = jnp.vecdot

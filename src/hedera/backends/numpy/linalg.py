@@ -53,8 +53,9 @@ def _default_rtol(x):
 def matrix_rank(x, /, *, rtol=None):
     s = np.linalg.svd(x, compute_uv=False)
     rtol = _default_rtol(x) if rtol is None else np.asarray(rtol)[..., None]
-    tol = np.max(s, axis=-1, keepdims=True, initial=0.0) * rtol
-    return np.count_nonzero(s > tol, axis=-1)
+    # (the methods: np.max and np.count_nonzero(axis=) are Python wrappers around them, ~1.5 us each)
+    tol = s.max(axis=-1, keepdims=True, initial=0.0) * rtol
+    return (s > tol).sum(axis=-1, dtype=np.intp)
 
 
 def pinv(x, /, *, rtol=None):

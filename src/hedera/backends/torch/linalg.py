@@ -29,8 +29,8 @@ def cross(x1, x2, /, *, axis=-1):
     # (the common case), it raises on an axis of another size than 3 (then the check below raises)
     same = type(x1) is torch.Tensor and type(x2) is torch.Tensor and x1.dtype is x2.dtype
     if same and x1.shape == x2.shape:
-        try:
-            return torch.linalg.cross(x1, x2, dim=axis)
+        try:  # (without dim= where it is torch's default: each keyword costs torch's parser ~100 ns)
+            return torch.linalg.cross(x1, x2) if axis == -1 else torch.linalg.cross(x1, x2, dim=axis)
         except RuntimeError:
             pass
     if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:
