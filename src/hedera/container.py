@@ -44,18 +44,18 @@ Conventions
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
-from typing import Any
-
-import optree
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from . import _front as _hd
 from . import tree as _tree
 from ._dispatch import BACKENDS, backend_name_of_type, on_backend_load
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype_of
+from ._lazy import ensure_imported, on_first_use, when_imported
 from .errors import (
     ArgumentTypeError,
     HederaError,
@@ -64,6 +64,11 @@ from .errors import (
     StructureError,
     UnknownBackendError,
 )
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["Container", "register_pytree_nodes"]
 
@@ -515,13 +520,17 @@ def _optree_flatten(c: Container) -> tuple[list[Any], tuple[str, ...], tuple[str
     return list(c._data.values()), keys, keys
 
 
-optree.register_pytree_node(
-    Container,
-    _optree_flatten,
-    lambda keys, values: Container._make(keys, values),
-    path_entry_type=optree.MappingEntry,
-    namespace=_tree.NAMESPACE,
-)
+def _register_optree(module: ModuleType) -> None:
+    module.register_pytree_node(
+        Container,
+        _optree_flatten,
+        lambda keys, values: Container._make(keys, values),
+        path_entry_type=module.MappingEntry,
+        namespace=_tree.NAMESPACE,
+    )
+
+
+when_imported("optree", _register_optree)  # hedera's first tree operation imports optree
 _tree.register_unordered_mapping(Container)  # its key order does not count in comparisons
 
 
@@ -568,13 +577,20 @@ def _register_tensorflow() -> None:
     tf.register_tensor_conversion_function(Container, _refuse_tensor_conversion)
 
 
+def _register_with_imported_optree() -> None:
+    # The program imported optree itself (hedera's own first use registers through
+    # when_imported): register now, so that optree.tree_flatten(c, namespace="hedera") works.
+    ensure_imported("optree")
+
+
 # framework module -> its registration, until done
 _PENDING: dict[str, Callable[[], None]] = {
+    "optree": _register_with_imported_optree,
     "jax": _register_jax,
     "torch": _register_torch,
     "tensorflow": _register_tensorflow,
 }
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()  # threading.Lock, without importing threading
 
 
 def register_pytree_nodes() -> None:

@@ -30,13 +30,10 @@ which is flushed to disk (``fsync``) and then renamed over ``path``
 from __future__ import annotations
 
 import errno
-import json
 import os
 import sys
-import uuid
-import zlib
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +41,7 @@ from . import _front as _hd
 from . import dtypes as _dtypes
 from ._dispatch import backend_name_of_type, backend_of_leaves, current_backend, load_backend
 from ._front_manual import dtype as _dtype_of
+from ._lazy import on_first_use
 from .container import Container
 from .errors import (
     ArgumentTypeError,
@@ -58,6 +56,13 @@ from .errors import (
     UnsupportedDtypeError,
 )
 from .tree import leaves
+
+if TYPE_CHECKING:
+    import json
+    import zlib
+else:  # imported by the first save or load (see hedera._lazy), not by `import hedera`
+    json = on_first_use("json", globals())
+    zlib = on_first_use("zlib", globals())
 
 __all__ = ["save", "load"]
 
@@ -322,7 +327,7 @@ def _path(fname: str, path: Any) -> str:
 def _atomic_write(path: str, write: Any) -> None:
     """Run ``write(tmp)`` on a fresh temporary file next to ``path``, fsync it, rename it to ``path``."""
     directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.urandom(6).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # reserves the name
     os.close(fd)
     try:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from ..._api import names_in
 from ..._diagnose import check_kinds
 from .._common import check_integer_indices
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 broadcast_to = jnp.broadcast_to
 concat = jnp.concat
