@@ -11,10 +11,12 @@ from ._core import promote, promote_all, to_tensor_like
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 
+@native_common_case(torch.argmax, 1)
 def argmax(x, /, *, axis=None, keepdims=False):
     return torch.argmax(x, axis, keepdims)
 
 
+@native_common_case(torch.argmin, 1)
 def argmin(x, /, *, axis=None, keepdims=False):
     return torch.argmin(x, axis, keepdims)
 
