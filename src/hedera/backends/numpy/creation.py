@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_fill_value, native_common_case
 from ._core import check_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
 @native_common_case(np.arange, 1)
@@ -93,6 +91,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    if dtype is None and device is None and (type(fill_value) is not int or x.dtype.kind not in "iu"):
+        return np.full_like(x, fill_value)  # nothing to check (only ints can fail to fit, in integers)
     check_device(device)
     dt = native_dtype(dtype)
     check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
 from ._core import native_dtype
-from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 
-__all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
-]  # fmt: skip
+__all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
 
 det = np.linalg.det
 eigvalsh = np.linalg.eigvalsh

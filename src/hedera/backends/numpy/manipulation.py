@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
+from ..._diagnose import check_kinds
 from ...errors import InvalidArgumentError
 from .._common import check_integer_indices, native_common_case
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 broadcast_to = np.broadcast_to
 moveaxis = np.moveaxis
@@ -55,6 +54,8 @@ def reshape(x, /, shape, *, copy=None):
 
 
 def roll(x, /, shift, *, axis=None):
+    if shift.__class__ is not int or (axis is not None and axis.__class__ is not int):
+        check_kinds("roll", {"shift": shift, "axis": axis})  # np.roll takes a float or an array shift
     return np.roll(x, shift, axis=axis)
 
 

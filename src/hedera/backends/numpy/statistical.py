@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import native_common_case
 from ._core import native_dtype
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 
 def _cumulative(op, identity, x, axis, dtype, include_initial):

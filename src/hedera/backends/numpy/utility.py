@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from .._common import native_common_case
 
-__all__ = ["all", "any", "diff"]
+__all__ = names_in("utility")  # the API table's utility rows
 
 
 @native_common_case(np.all, 1, forwarded=("axis", "keepdims"))

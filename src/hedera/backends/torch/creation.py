@@ -11,14 +11,12 @@ import builtins
 import numpy as np
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value, native_common_case
 from ._core import default_complex, default_float, native_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
 def _shape(shape):
@@ -136,6 +134,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    if dtype is None and device is None and type(fill_value) is not int:
+        return torch.full_like(x, fill_value)  # (torch's parser charges ~250 ns for None keywords)
     check_fill_value("full_like", fill_value, x.dtype if dtype is None else native_dtype(dtype))
     return torch.full_like(x, fill_value, dtype=native_dtype(dtype), device=native_device(device))
 

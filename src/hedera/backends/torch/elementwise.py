@@ -16,19 +16,11 @@ from typing import Any
 
 import torch
 
+from ..._api import names_in
 from .._common import native_common_case
 from ._core import TORCH_DTYPES, promote, promote_all
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 _Tensor = torch.Tensor
 _SCALARS = frozenset({bool, int, float, complex})
@@ -306,7 +298,11 @@ def floor_divide(x1, x2, /):
         return out
     # torch follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
     # there x1 / x2 is the standard's result, sign included (and where an operand is NaN, both are NaN)
-    special = _not_finite(x1, x2)
+    if type(x2) in _SCALARS and math.isfinite(x2):
+        # then torch's result is NaN exactly where x1 is infinite or NaN: one kernel (isinf is two)
+        special = torch.isnan(out)
+    else:
+        special = _not_finite(x1, x2)
     quotient = torch.divide(x1, x2)
     if quotient.dtype is not out.dtype:
         quotient = quotient.to(out.dtype)

@@ -6,11 +6,12 @@ import math
 
 import torch
 
+from ..._api import names_in
 from ...errors import ShapeError
 from .._common import native_common_case, normalize_axis
 from ._core import promote_all
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 
 _INEXACT = frozenset(

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_integer_indices, native_common_case, normalize_axes, normalize_axis
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 moveaxis = torch.moveaxis
 tile = torch.tile

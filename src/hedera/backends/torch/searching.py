@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_integer_indices, native_common_case, normalize_axes
 from ._core import promote, promote_all, to_tensor_like
 
-__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+__all__ = names_in("searching")  # the API table's searching rows
 
 
 @native_common_case(torch.argmax, 1)

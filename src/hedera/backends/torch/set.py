@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult, native_common_case
 from ._core import TORCH_DTYPES, promote_all
 
 _NOT_COMPLEX = tuple(d for d in TORCH_DTYPES.values() if not d.is_complex)
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = names_in("set")  # the API table's set rows
 
 
 @native_common_case(torch.isin, 2, _NOT_COMPLEX, forwarded=("invert",))

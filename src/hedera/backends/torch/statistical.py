@@ -13,11 +13,12 @@ import math
 import torch
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import native_common_case, normalize_axes, normalize_axis
 from ._core import TORCH_DTYPES, native_dtype
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 _uint8 = torch.uint8
 _UNSIGNED = (torch.uint8, torch.uint16, torch.uint32, torch.uint64)

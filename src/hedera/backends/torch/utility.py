@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from .._common import native_common_case
 from ._core import TORCH_DTYPES, to_tensor_like
 
 #: torch.all and torch.any give bool for these (uint8 for uint8)
 _NOT_UINT8 = tuple(d for d in TORCH_DTYPES.values() if d is not torch.uint8)
 
-__all__ = ["all", "any", "diff"]
+__all__ = names_in("utility")  # the API table's utility rows
 
 
 @native_common_case(torch.all, 1, _NOT_UINT8)
