@@ -22,6 +22,7 @@ __all__ = names_in("statistical")  # the API table's statistical rows
 
 _uint8 = torch.uint8
 _UNSIGNED = (torch.uint8, torch.uint16, torch.uint32, torch.uint64)
+_UNSIGNED_SET = frozenset(_UNSIGNED)  # (a hash test: `in` a tuple compares with each)
 _SMALL_UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)  # accumulated in uint64 by the standard
 #: the dtypes whose sums and products torch accumulates as the standard does (the C front's common case)
 _NOT_UNSIGNED = tuple(d for d in TORCH_DTYPES.values() if d not in _UNSIGNED)
@@ -154,8 +155,9 @@ def _plain_axis(x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
-        if x.dtype not in _UNSIGNED:  # the common case, straight to torch (no call of _plain_axis)
+    if type(axis) is int and dtype is None and not include_initial and x.dtype not in _UNSIGNED_SET:
+        n = x.ndim
+        if -n <= axis < n:  # the common case, straight to torch (no call of _plain_axis)
             return torch.cumsum(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:
@@ -164,8 +166,9 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
-        if x.dtype not in _UNSIGNED:  # the common case, as in cumulative_sum
+    if type(axis) is int and dtype is None and not include_initial and x.dtype not in _UNSIGNED_SET:
+        n = x.ndim
+        if -n <= axis < n:  # the common case, as in cumulative_sum
             return torch.cumprod(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:
