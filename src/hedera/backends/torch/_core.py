@@ -70,6 +70,13 @@ CONFORMANCE_COSTS: dict[str, str] = {
     "x2 the mask is isnan of torch's result (one kernel, where isinf(x1) is two): 2.6x at 1000 (load 15)",
     "remainder": "torch gives zero results x1's sign (-0.0 % 1.0 is -0; the standard: x2's sign): "
     "torch.copysign(r, x2), one kernel: +1.4 us at 1 element, 1.7x at 2x1000 float32 (load 15)",
+    "sort": "stable=True, the standard's default, is torch's stable sort, which its default sort (what "
+    "torch.sort(x) runs) is not: +0.0 and -0.0 are equal yet distinct, so floating x sorts stably "
+    "(integers and booleans: torch's default sort, any order of equal integers being the stable one): "
+    "+3 us, 1.3x torch.sort(x) at 1000 float32 (load 20)",
+    "argsort": "stable=True, the standard's default, is torch's stable sort: equal elements keep their "
+    "order, which torch.argsort(x) does not promise, and ties cannot be ruled out without sorting: "
+    "+3 us, 1.3x torch.argsort(x) at 1000 float32 (load 20; stable=False: torch's default sort)",
     "pow": "x ** +-0.5 (a Python scalar exponent) is torch's sqrt, exact, fixed in place at -0 and -inf "
     "(abs_, masked_fill_ of isneginf): +3 us at 1 element, 2.2x at 1000 (load 15; before: 2.7x). A 0-d "
     "tensor exponent would take torch's general pow kernel, which conforms in one call (+-0 us at 1 "
