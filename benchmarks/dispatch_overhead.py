@@ -600,7 +600,10 @@ def measure_all_functions(
 
     out = []
     for size in sizes:
-        cases = {q: fi.draw_case(r, BY_QUALNAME[q], size) for q, r in rows_by_name.items()}
+        cases = {
+            q: fi.as_written(fi.draw_case(r, BY_QUALNAME[q], size), BY_QUALNAME[q])
+            for q, r in rows_by_name.items()
+        }
         for backend in backends:
             stamp = time.strftime("%H:%M:%S")
             print(f"every function: {backend}, size {size} ({stamp})", file=sys.stderr, flush=True)
@@ -812,6 +815,16 @@ SCALAR_CASES: dict[str, tuple[str, dict[str, str]]] = {
         {"numpy": "np.full_like(x, -0.0)", "torch": "torch.full_like(x, -0.0)",
          "jax": "jnp.full_like(x, -0.0)", "tensorflow": "tf.fill(tf.shape(x), -0.0)"},
     ),
+    "full_like(x, 1.5)": (
+        "hd.full_like(x, 1.5)",
+        {"numpy": "np.full_like(x, 1.5)", "torch": "torch.full_like(x, 1.5)",
+         "jax": "jnp.full_like(x, 1.5)", "tensorflow": "tf.fill(tf.shape(x), 1.5)"},
+    ),
+    "full(n, -0.0)": (
+        "hd.full(n, -0.0)",
+        {"numpy": "np.full(n, -0.0)", "torch": "torch.full((n,), -0.0)",
+         "jax": "jnp.full(n, -0.0)", "tensorflow": "tf.fill([n], -0.0)"},
+    ),
     "clip(x, 0.0, 1.0)": (
         "hd.clip(x, 0.0, 1.0)",
         {"numpy": "np.clip(x, 0.0, 1.0)", "torch": "torch.clamp(x, 0.0, 1.0)", "jax": "jnp.clip(x, 0.0, 1.0)",
@@ -823,6 +836,11 @@ SCALAR_CASES: dict[str, tuple[str, dict[str, str]]] = {
          "torch": "torch.nn.functional.pad(x, (1, 1), value=-0.0)",
          "jax": "jnp.pad(x, [(1, 1)], constant_values=-0.0)",
          "tensorflow": "tf.pad(x, [[1, 1]], constant_values=-0.0)"},
+    ),
+    "pad(x, 1)": (
+        "hd.pad(x, 1)",
+        {"numpy": "np.pad(x, 1)", "torch": "torch.nn.functional.pad(x, (1, 1))",
+         "jax": "jnp.pad(x, 1)", "tensorflow": "tf.pad(x, [[1, 1]])"},
     ),
     "pow(x, 0.5)": (
         "hd.pow(x, 0.5)",

@@ -10,15 +10,14 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value
 from ._core import check_copy, native_device, native_dtype, scalar_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 tril = jnp.tril
 triu = jnp.triu
@@ -90,13 +89,28 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if dt is None:
         dt = scalar_dtype(fill_value)  # not weakly typed
     check_fill_value("full", fill_value, dt)  # jnp.full wraps an int that does not fit
+    if device is None and dt is not None and dt.kind in _CASTS_AS_XLA.get(type(fill_value), ""):
+        # a NumPy scalar of dt broadcast: what jnp.full does for a scalar fill (same value, same default
+        # placement), without its conversion through a weakly typed constant (~10 us)
+        return lax.broadcast(np.array(fill_value, dt), (shape,) if type(shape) is int else shape)
     return jnp.full(shape, fill_value, dtype=dt, device=native_device(device))
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype)
     check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)
+    if device is None and type(fill_value) in _PY_SCALARS:
+        # jnp.full_like's own call for a scalar fill (x's sharding kept), without its ~3-7 us of
+        # argument handling; the dtype given, so that a weakly typed x gives a strongly typed result
+        return lax.full_like(x, fill_value, x.dtype if dt is None else dt)
     return jnp.full_like(x, fill_value, dtype=x.dtype if dt is None else dt, device=native_device(device))
+
+
+_PY_SCALARS = frozenset((bool, int, float, complex))
+
+#: Python scalar type -> the dtype kinds it converts to alike in NumPy and XLA (not float to int:
+#: NaN and inf differ; an int that does not fit an integer dtype is refused before)
+_CASTS_AS_XLA = {bool: "biufc", int: "biufc", float: "fc", complex: "c"}
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+from ..._api import names_in
+
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 matmul = jnp.matmul
 matrix_transpose = jnp.matrix_transpose

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_fill_value
 from ._core import (
@@ -31,10 +32,7 @@ from ._core import (
 )
 from ._private import EagerTensor, eager_context, gen_array_ops
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 # NumPy's default dtypes -> this backend's, for inferring the dtype of Python data
 _NUMPY_DEFAULTS = {np.dtype("float64"): DEFAULT_FLOAT, np.dtype("complex128"): DEFAULT_COMPLEX}
@@ -219,6 +217,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if dt is None:
         dt = default_dtype_of_scalar(fill_value) if is_scalar(fill_value) else None
     check_fill_value("full", fill_value, dt)  # TF would wrap an int that does not fit
+    if device is None and dt is not None and is_scalar(fill_value):  # (tf.fill's op, without its wrapper)
+        return tf.raw_ops.Fill(dims=_shape(shape), value=constant(fill_value, dt))
     with on_device(device):
         value = (
             constant(fill_value, dt) if is_scalar(fill_value) else tf.cast(fill_value, dt or fill_value.dtype)
@@ -229,6 +229,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     dt = native_dtype(dtype) or x.dtype
     check_fill_value("full_like", fill_value, dt)
+    if device is None:  # the 0-d value broadcast (~5 us less than tf.fill's wrapper)
+        return tf.raw_ops.BroadcastTo(input=constant(fill_value, dt), shape=tf.shape(x))
     with on_device(device):
         return tf.fill(tf.shape(x), constant(fill_value, dt))
 

@@ -9,6 +9,7 @@ import numpy as np
 import tensorflow as tf
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError, InvalidArgumentError
 from ._core import (
     COMPLEX,
@@ -24,7 +25,7 @@ from ._core import (
 )
 from ._private import gen_math_ops
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 #: the dtypes whose casts to every dtype are TF's own (complex ones to real ones are refused)

@@ -18,6 +18,7 @@ import math
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ._core import (
     _EAGER,
     COMPLEX,
@@ -40,16 +41,7 @@ from ._core import (
 from ._private import gen_bitwise_ops as _gb
 from ._private import gen_math_ops as _gm
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 _PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
 

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes, normalize_axis
 from ._core import (
@@ -26,14 +27,10 @@ from ._core import (
     shape_list,
 )
 from ._private import gen_linalg_ops, gen_math_ops
-from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 from .statistical import _accumulator
 
-__all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
-]  # fmt: skip
+__all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
 
 
 def cholesky(x, /, *, upper=False):

@@ -11,6 +11,7 @@ import math
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import DtypeError, InvalidAxisError, ShapeError
 from .._common import normalize_axis
 from ._core import DTypeSet, broadcast_shape, ndim, promote, shape_list
@@ -18,7 +19,7 @@ from ._private import EagerTensor
 from ._private import gen_array_ops as _ga
 from ._private import gen_math_ops as _gm
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 _MATMUL_NATIVE = DTypeSet((tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128,
                             tf.int32, tf.int64))  # fmt: skip

@@ -11,15 +11,13 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, InvalidAxisError, ShapeError
 from .._common import check_integer_indices, normalize_axes, normalize_axis
 from ._core import broadcast_shape, dtype_enum, ndim, promote_many, shape_list
 from ._private import gen_array_ops
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 
 def _as_int16(x):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import normalize_axes, normalize_axis
 from ._core import (
@@ -28,7 +29,7 @@ from ._core import (
 from ._private import gen_math_ops
 from .elementwise import divide
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 
 # the dtype sums and products accumulate in, where it is not the input's (by DataType number)
