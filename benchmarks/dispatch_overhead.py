@@ -600,7 +600,10 @@ def measure_all_functions(
 
     out = []
     for size in sizes:
-        cases = {q: fi.draw_case(r, BY_QUALNAME[q], size) for q, r in rows_by_name.items()}
+        cases = {
+            q: fi.as_written(fi.draw_case(r, BY_QUALNAME[q], size), BY_QUALNAME[q])
+            for q, r in rows_by_name.items()
+        }
         for backend in backends:
             stamp = time.strftime("%H:%M:%S")
             print(f"every function: {backend}, size {size} ({stamp})", file=sys.stderr, flush=True)

@@ -5,11 +5,13 @@ file and the report. The ``from_torch`` section, for each model of ``tests/inter
 (random initialisation, small configurations):
 
 * ``convert_s``: the conversion time (``torch.export`` + ``run_decompositions`` + code generation);
-* ``eager_added_pct``: eager, what the converted program adds over the same generated code with
-  hedera's fronts replaced by the backend namespace's functions (``hedera.backends.<fw>.sin`` for
-  ``hd.sin``: what calling the namespace directly costs), in percent, and per graph node in ns;
-  ``call_overhead_us``: the fixed cost of ``prog(params, *args)`` around it (flattening the
-  arguments, the shape and dtype checks, the output structure);
+* ``eager_added_pct``: eager, what the program's forward adds over the same generated code with
+  every ``hd.<name>`` replaced by the backend namespace's function (``hedera.backends.<fw>.sin``
+  for ``hd.sin``: what calling the namespace directly costs), in percent, and per graph node in
+  ns (the program binds the namespace itself when compiled for a backend, so this is the
+  measurement's resolution); ``fronts_added_pct``: the same code through hedera's dispatching
+  fronts; ``call_overhead_us``: the fixed cost of ``prog(params, *args)`` around its forward
+  (flattening the arguments, the shape and dtype checks, the output structure);
 * ``forward_ms`` / ``grad_ms``: time per forward and per gradient step (``hd.grad`` of a weighted
   sum of the outputs with respect to the parameters) under ``hd.jit`` on jax and tensorflow, next
   to torch eager and ``torch.compile`` on the same inputs (and torchax, when installed);
@@ -19,10 +21,15 @@ file and the report. The ``from_torch`` section, for each model of ``tests/inter
 Timings are the minimum of repeats, the variants timed in alternation (``benchlib.time_interleaved``);
 the machine is shared, so the load average is recorded. Never asserted in tests.
 
+Slow cells get fewer repeats: the eager rounds are cut to about ``EAGER_BUDGET_S`` of CPU time
+per model and backend (at least 12). Each model is converted once and its program reused by
+every measurement.
+
 Usage::
 
     python benchmarks/interop.py            # full run: table, benchmarks/results/interop.json
     python benchmarks/interop.py --quick    # smoke mode (two small models; used by the tests)
+    python benchmarks/interop.py --models bert,vit --update   # some models, merged into the file
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import json
 import sys
 import time
 import types
@@ -47,6 +55,8 @@ QUICK_MODELS = ("conv_transpose2d", "embedding")
 COMPILED = ("jax", "tensorflow")
 #: the backends whose eager cost is measured (the fronts matter most where the ops are cheapest)
 EAGER = ("numpy", "torch", "jax", "tensorflow")
+#: CPU seconds the eager measurement of one model on one backend may take (fewer rounds if slow)
+EAGER_BUDGET_S = 2.0
 
 
 def _torch_models() -> dict[str, Callable[[], tuple]]:
@@ -62,13 +72,14 @@ def _torch_models() -> dict[str, Callable[[], tuple]]:
 # ---- from_torch ---------------------------------------------------------------------------------
 
 
-def _forward_functions(prog: Any, backend: str) -> tuple[Callable, Callable]:
-    """``prog``'s generated function as hedera runs it, and the same code calling the namespace.
+def _forward_functions(prog: Any, backend: str) -> dict[str, Callable]:
+    """``prog``'s generated function as the program runs it, and two rebuilds of the same code.
 
-    The second has hedera's fronts replaced by the backend namespace's functions: the op table's
-    lowerings are re-executed in a module of their own whose ``hd`` is that namespace (with
-    hedera's own functions for the names the namespace lacks), so every call the program makes
-    through a front goes straight to ``hedera.backends.<fw>``.
+    ``direct``: the reference of the issue, the generated code and the op table's lowerings
+    re-executed in a module of their own whose ``hd`` has every function of the backend namespace
+    (``hedera.backends.<fw>.sin`` for ``hd.sin``; hedera's own for the names it lacks), so every
+    call goes straight to ``hedera.backends.<fw>``. ``fronts``: the same code calling hedera's
+    dispatching fronts (``hd.sin``), what the program would cost without binding the backend.
     """
     from hedera.interop import _aten
 
@@ -88,10 +99,13 @@ def _forward_functions(prog: Any, backend: str) -> tuple[Callable, Callable]:
     exec(compile(source, _aten.__file__, "exec"), lowerings.__dict__)
     lowerings.hd = direct
     lowerings.INT64_ON = _aten.INT64_ON
-    env = dict(ours.__globals__)
-    env.update({"hd": direct, "aten": lowerings})
-    exec(prog._bytecode, env)
-    return ours, env["forward"]
+    out = {"hedera": ours}
+    for variant, env_hd, env_aten in (("direct", direct, lowerings), ("fronts", hd, _aten)):
+        env = dict(ours.__globals__)
+        env.update({"hd": env_hd, "aten": env_aten})
+        exec(prog._bytecode, env)
+        out[variant] = env["forward"]
+    return out
 
 
 def _graph_nodes(prog: Any) -> int:
@@ -204,6 +218,8 @@ def from_torch_rows(
             outputs = _pytree.tree_leaves(module(*args))
         cotangents = _cotangents(outputs)
         torch_step = _torch_step(module, cotangents)
+        phases = {"convert": row["convert_s"]}
+        mark = time.perf_counter()
         compiled = torch.compile(module, backend="eager" if quick else "inductor")
         compiled_step = _torch_step(compiled, cotangents)
         times = _time(
@@ -222,11 +238,20 @@ def from_torch_rows(
         )
         row["torch_compile_forward_ms"] = times["compile_forward"] * 1e3
         row["torch_compile_grad_ms"] = times["compile_grad"] * 1e3
+        phases["torch"], mark = time.perf_counter() - mark, time.perf_counter()
         for backend in backends:
             row.update(_compiled_times(prog, args, cotangents, backend, repeat, target_s))
+            phases[f"{backend}_jit"], mark = time.perf_counter() - mark, time.perf_counter()
         for backend in eager_backends:
-            row.update(_eager_added(prog, args, backend, rounds))
-        print(f"from_torch {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+            row.update(_eager_added(prog, args, backend, rounds, EAGER_BUDGET_S))
+            phases[f"{backend}_eager"], mark = time.perf_counter() - mark, time.perf_counter()
+        row["phase_s"] = phases
+        print(
+            f"from_torch {name}: {time.perf_counter() - start:.1f} s "
+            + " ".join(f"{k} {v:.1f}" for k, v in phases.items()),
+            file=sys.stderr,
+            flush=True,
+        )
         rows.append(row)
         later.append((row, module, args, cotangents))
     # torchax last: once it has run, torch.compile fails in the same process ("PyTorch is not
@@ -242,19 +267,23 @@ def from_torch_rows(
     return rows
 
 
-def _eager_added(prog: Any, args: tuple, backend: str, rounds: int) -> dict:
-    """What hedera adds eager over the same generated code calling the backend namespace directly.
+def _eager_added(prog: Any, args: tuple, backend: str, rounds: int, budget_s: float) -> dict:
+    """What the program adds eager over the same generated code calling the backend namespace directly.
 
     CPU time of the process (``time.process_time``: not the time other processes of a loaded
-    machine take), the two variants timed in blocks back to back, in an order drawn at random
-    per round; the estimate is the median over rounds of the per-round ratio (both variants of a
-    round see the same state of the machine). Before timing, both variants must give the same
-    outputs (the direct one is a real reference, not a guess).
+    machine take), the variants timed in blocks back to back, in an order drawn at random per
+    round; the estimate is the median over rounds of the per-round ratio (the variants of a round
+    see the same state of the machine). ``rounds`` is cut so that the measurement lasts about
+    ``budget_s`` of CPU time (no fewer than 12 rounds) where one call is slow. Before timing, the
+    variants must give the same outputs (the direct one is a real reference, not a guess).
+    Variants: ``hedera`` (the program's forward), ``direct`` (the reference), ``call`` (the whole
+    ``prog(params, *args)``: flattening, checks, output structure), ``fronts`` (through hedera's
+    dispatching fronts instead of the bound namespace).
     """
     sync = benchlib.sync_for(backend)
     params = prog.parameters(backend=backend)
     inputs = [hd.asarray(a.numpy(), backend=backend) for a in args]
-    ours, direct = _forward_functions(prog, backend)
+    forwards = _forward_functions(prog, backend)
     state = dict(params.items()) | dict(prog.buffers(backend=backend).items())
     consts = prog._constants_for(backend)
 
@@ -265,10 +294,18 @@ def _eager_added(prog: Any, args: tuple, backend: str, rounds: int) -> dict:
 
         return call
 
-    variants = {"hedera": run(ours), "direct": run(direct), "call": lambda: sync(prog(params, *inputs))}
-    for got, want in zip(variants["hedera"]()[0], variants["direct"]()[0], strict=True):
-        np.testing.assert_allclose(hd.to_numpy(got), hd.to_numpy(want), rtol=1e-6, atol=1e-6)
-    per_call = benchlib.paired_block_times(variants, rounds, block_s=0.01 if rounds > 3 else 1e-4)
+    variants = {name: run(forwards[name]) for name in ("hedera", "direct", "fronts")}
+    variants["call"] = lambda: sync(prog(params, *inputs))
+    want = variants["direct"]()[0]
+    for name in ("hedera", "fronts"):
+        for got, ref in zip(variants[name]()[0], want, strict=True):
+            np.testing.assert_allclose(hd.to_numpy(got), hd.to_numpy(ref), rtol=1e-6, atol=1e-6)
+    block_s = 0.01 if rounds > 3 else 1e-4
+    start = time.process_time()
+    variants["hedera"]()
+    one = max(time.process_time() - start, block_s)
+    rounds = min(rounds, max(12, int(budget_s / (len(variants) * one)))) if rounds > 3 else rounds
+    per_call = benchlib.paired_block_times(variants, rounds, block_s=block_s)
     nodes = _graph_nodes(prog)
     ratio = per_call["ratio_hedera_direct"]
     return {
@@ -277,6 +314,9 @@ def _eager_added(prog: Any, args: tuple, backend: str, rounds: int) -> dict:
         f"{backend}_eager_added_pct": (ratio - 1) * 100,
         f"{backend}_added_ns_per_node": (ratio - 1) * per_call["direct"] / nodes * 1e9,
         f"{backend}_call_overhead_us": (per_call["call"] - per_call["hedera"]) * 1e6,
+        # a ratio of medians (the per-round ratio is the first two variants'): informative only
+        f"{backend}_fronts_added_pct": (per_call["fronts"] / per_call["direct"] - 1) * 100,
+        f"{backend}_eager_rounds": rounds,
     }
 
 
@@ -369,8 +409,8 @@ def size_rows(backends: list[str]) -> list[dict]:
 
             params = dict(prog.parameters(backend="tensorflow").items())
             x = [hd.asarray(a.numpy(), backend="tensorflow") for a in args]
-            row["tf_ops"] = _count_tf_ops(tf.function(prog.__call__), params, x)
-            row["tf_ops_by_hand"] = _count_tf_ops(tf.function(by_hand_tf), params, x)
+            row["tf_ops"] = _count_tf_ops(tf.function(prog.__call__, autograph=False), params, x)
+            row["tf_ops_by_hand"] = _count_tf_ops(tf.function(by_hand_tf, autograph=False), params, x)
         rows.append(row)
     return rows
 
@@ -414,7 +454,7 @@ def _from_torch(args: argparse.Namespace) -> dict[str, list[dict]]:
     repeat, target_s, rounds = (1, 1e-3, 3) if args.quick else (5, 0.02, args.rounds)
     return {
         "models": from_torch_rows(models, backends, eager_backends, repeat, target_s, rounds, args.quick),
-        "size": size_rows(backends),
+        "size": [] if args.skip_sizes else size_rows(backends),
     }
 
 
@@ -443,24 +483,32 @@ def _time_table(rows: list[dict]) -> list[str]:
 
 
 def _eager_table(rows: list[dict]) -> list[str]:
-    """Eager: the program's time per call and what hedera adds over calling the namespace directly."""
+    """Eager, per model and backend: the forward's time and what the program adds over the namespace."""
     backends = [b for b in EAGER if any(f"{b}_eager_added_pct" in r for r in rows)]
-    head, sep = "| model | nodes |", "|---|---:|"
-    for b in backends:
-        head += f" {b} eager ms | {b} added (%, ns/node) |"
-        sep += "---:|---:|"
-    lines = [head, sep]
+    lines = [
+        "| model | backend | nodes | eager ms | added (%) | added ns/node | call µs | through fronts (%) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        line = f"| {r['model']} | {r['graph_nodes']} |"
         for b in backends:
-            line += (
-                f" {r[f'{b}_eager_ms']:.3f} | "
-                f"{r[f'{b}_eager_added_pct']:+.2f}, {r[f'{b}_added_ns_per_node']:+.0f} |"
+            if f"{b}_eager_added_pct" not in r:
+                continue
+            fronts = r.get(f"{b}_fronts_added_pct")
+            lines.append(
+                f"| {r['model']} | {b} | {r['graph_nodes']} | {r[f'{b}_eager_ms']:.3f} | "
+                f"{r[f'{b}_eager_added_pct']:+.2f} | {r[f'{b}_added_ns_per_node']:+.0f} | "
+                f"{r[f'{b}_call_overhead_us']:.0f} | "
+                f"{'-' if fronts is None else f'{fronts:+.2f}'} |"
             )
-        lines.append(line)
-    worst = max((r[f"{b}_eager_added_pct"] for r in rows for b in backends), default=None)
-    if worst is not None:
-        lines += ["", f"Largest eager added cost: {worst:+.2f}% (target: at most 2%)."]
+    added = [
+        (r[f"{b}_eager_added_pct"], r["model"], b)
+        for r in rows
+        for b in backends
+        if f"{b}_eager_added_pct" in r
+    ]
+    if added:
+        pct, model, backend = max(added)
+        lines += ["", f"Largest eager added cost: {pct:+.2f}% ({model}, {backend}; target: at most 2%)."]
     return lines
 
 
@@ -509,16 +557,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--converters", default=",".join(CONVERTERS))
     parser.add_argument("--quick", action="store_true", help="smoke mode: two small models, tiny timings")
     parser.add_argument("--output", type=Path, default=benchlib.RESULTS / "interop.json")
+    parser.add_argument(
+        "--skip-sizes", action="store_true", help="leave out the program-size table (two small models)"
+    )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="merge into the existing output file: its rows of other models are kept (a full run "
+        "split into several processes with --models)",
+    )
     args = parser.parse_args(argv)
     result: dict[str, Any] = {**benchlib.header(args.quick)}
     for name in args.converters.split(","):
         if name in CONVERTERS:
             result[name] = CONVERTERS[name](args)
     result["torchax"] = _torchax_status()
+    result["parts"] = [_part(result)]
+    if args.update and args.output.exists():
+        result = _merged(json.loads(args.output.read_text()), result)
     print(tables(result))
     benchlib.write_json(args.output, result)
     print(f"\nwrote {args.output}")
     return 0
+
+
+def _part(result: dict) -> dict:
+    """When and under what load this process measured which models (a merged file has several)."""
+    models = [r["model"] for r in (result.get("from_torch") or {}).get("models", [])]
+    return {"date": result["date"], "load_average": result["machine"]["load_average"], "models": models}
+
+
+def _merged(old: dict, new: dict) -> dict:
+    """``new`` with ``old``'s rows of the models ``new`` did not measure, in the zoo's order."""
+    order = {name: i for i, name in enumerate(_torch_models())}
+    merged = dict(new)
+    for converter in CONVERTERS:
+        if converter not in old or converter not in new:
+            continue
+        fresh = {r["model"] for r in new[converter]["models"]}
+        rows = new[converter]["models"] + [r for r in old[converter]["models"] if r["model"] not in fresh]
+        merged[converter] = {
+            **new[converter],
+            "models": sorted(rows, key=lambda r: order.get(r["model"], len(order))),
+            "size": new[converter]["size"] or old[converter].get("size", []),
+        }
+    merged["parts"] = [*old.get("parts", []), *new["parts"]]
+    return merged
 
 
 def _torchax_status() -> str:

@@ -645,18 +645,32 @@ def _interop_table(d: dict) -> list[str]:
     import interop
 
     load = d["machine"]["load_average"]
+    parts = d.get("parts") or []
+    if len(parts) > 1:
+        when = "; ".join(
+            f"{', '.join(p['models']) or 'sizes'} at {p['date'][11:16]} (load "
+            f"{' '.join(f'{v:.1f}' for v in p['load_average'] or [])})"
+            for p in parts
+        )
+        load_text = f"Measured in {len(parts)} processes (`--models ... --update`): {when}"
+    else:
+        load_text = f"Load average {' '.join(f'{v:.2f}' for v in load) if load else '?'}"
     lines = [
         "## Converters: `hd.interop`",
         "",
-        "`benchmarks/interop.py`. from_torch, per model of tests/interop/torch_models.py: the conversion "
-        "time; forward and gradient step (ms, min of repeats) under `hd.jit` on jax and tensorflow, "
-        "next to torch eager and `torch.compile` on the same inputs; eager, on every backend, what "
-        "hedera's fronts add over the same generated code calling the backend namespace directly "
-        "(CPU time, blocks of calls of both in random order per round, median per-round ratio: %, "
-        "and ns per graph node; target at most 2%). Then the size of the compiled program against a "
-        "direct translation by hand (jaxpr "
-        f"equations, TF graph ops). Load average {' '.join(f'{v:.2f}' for v in load) if load else '?'} "
-        "(a shared machine: timings are noisy).",
+        "`benchmarks/interop.py`. from_torch, per model of tests/interop/torch_models.py (random "
+        "initialisation, the tests' small configurations: 2 layers, hidden size 32 for the "
+        "transformers): the conversion time; forward and gradient step (ms, min of repeats) under "
+        "`hd.jit` on jax and tensorflow, next to torch eager and `torch.compile` on the same inputs. "
+        "Eager, on every backend: the program's forward (it calls the backend namespace, bound when "
+        "compiled for the backend), what it adds over the same generated code calling the backend "
+        "namespace directly (CPU time, blocks of calls in random order per round, median per-round "
+        "ratio: %, and ns per graph node; target at most 2%; the two run the same functions, so the "
+        "spread of this column is the measurement's resolution), the fixed cost of a call "
+        "`prog(params, *args)` over its forward (flattening, checks, the output structure: µs), and "
+        "what the same code costs through hedera's dispatching fronts instead (a ratio of medians). "
+        "Then the size of the compiled program against a direct translation by hand (jaxpr "
+        f"equations, TF graph ops). {load_text} (a shared machine: wall timings are noisy).",
         "",
         interop.tables(d),
         "",
@@ -729,7 +743,8 @@ def _all_functions_section(d: dict, worst: int = 20) -> list[str]:
         "elements per array where the row's shapes allow (matrices and FFT lengths keep the "
         "harness's small sizes: the `elements` column), against its *native twin*: the "
         "framework's own function of that name (or known spelling), kept only if it returns "
-        "hedera's answer on that input. **added (paired)** is `hd.f` minus the twin from single "
+        "hedera's answer on that input; both calls are written as a user writes them, keywords at "
+        "their defaults left out. **added (paired)** is `hd.f` minus the twin from single "
         "calls paired back to back in random order (`benchlib.paired_call_difference_ns`, up to "
         "2000 pairs, fewer for slow calls), and **ratio (paired)** `1 + added / native`, with "
         "native the least disturbed (min) of the twin's timings; **ratio (min)** is the two "

@@ -16,16 +16,19 @@ Each against the native way users write it, from the same initial weights (heder
 copied), with the same optimizer (Adam, lr 1e-3, betas (0.9, 0.999), eps 1e-8):
 
 * ``torch eager``: ``torch.nn`` modules, ``loss.backward()``, ``torch.optim.Adam`` with its
-  defaults (the multi-tensor ``foreach`` implementation); hedera: ``hd.value_and_grad`` of
-  ``model.apply`` and ``opt.update``;
+  defaults (on CPU tensors its single-tensor loop: ``foreach`` and ``fused`` default to off
+  there); hedera: ``hd.value_and_grad`` of ``model.apply`` and ``opt.step`` (``eager
+  functional``: ``opt.update``);
 * ``torch compiled``: ``torch.compile(model)`` and a ``torch.compile``-d ``opt.step()`` (the
   recipe of PyTorch's tutorials); hedera: the whole step under ``hd.jit``;
 * ``jax jit`` / ``jax eager``: the model as plain ``jax.numpy``/``jax.lax`` functions of a
-  parameter dict, ``jax.value_and_grad`` and ``optax.adam``, the step under ``jax.jit`` (and
-  without, for completeness); hedera: the step under ``hd.jit`` (and without);
+  parameter dict, ``jax.value_and_grad`` and ``optax.adam``, the step under
+  ``jax.jit(step, donate_argnums=(0, 1))`` (and without, for completeness); hedera: the step
+  under ``hd.jit(step, donate_argnums=(0, 1))`` (and without);
 * ``tensorflow tf.function``: the model in Keras 3 on the TensorFlow backend, a
-  ``tf.GradientTape`` and ``keras.optimizers.Adam`` in a ``tf.function``; hedera: the step
-  under ``hd.jit`` (a ``tf.function``).
+  ``tf.GradientTape`` and ``keras.optimizers.Adam`` in a ``tf.function`` (the weights and the
+  optimizer's state are variables, updated in place); hedera: the step under
+  ``hd.jit(step, donate_argnums=(0, 1))`` (a ``tf.function`` over variables, updated in place).
 
 Before timing, every baseline is checked to compute hedera's loss curve for a few steps
 from the same weights and batch (float32 tolerance): the comparison is of equal work
@@ -39,6 +42,8 @@ Usage::
     python benchmarks/training_step.py                  # full run, prints the table, writes JSON
     python benchmarks/training_step.py --quick          # smoke mode (used by the tests)
     python benchmarks/training_step.py --models mlp,cnn --batch-sizes 8,64 --backends torch
+    python benchmarks/training_step.py --modes torch/eager,torch/compiled,jax/jit,tensorflow/tf.function
+                                                        # the targets of issue 14 only
 
 Performance is measured here, never asserted in tests.
 """
@@ -195,7 +200,9 @@ def hedera_runner(
         hd.asarray(x, backend=backend),
         hd.asarray(y, dtype=hd.int32 if backend != "torch" else None, backend=backend),
     )
-    fn = hd.jit(step) if compiled else step
+    # the caller gives the parameters and the state up to the step (jax donates their buffers,
+    # TensorFlow keeps them in variables updated in place, as Keras does)
+    fn = hd.jit(step, donate_argnums=(0, 1)) if compiled else step
     if stateful:
         value_and_grad, opt = step.value_and_grad, step.opt
 
@@ -418,7 +425,7 @@ def jax_runner(name: str, x: np.ndarray, y: np.ndarray, compiled: bool) -> Runne
 
     params = {k: jnp.asarray(v) for k, v in hedera_weights(name).items()}
     box = {"params": params, "state": opt.init(params)}
-    fn = jax.jit(step) if compiled else step
+    fn = jax.jit(step, donate_argnums=(0, 1)) if compiled else step  # as hedera's step
     xs, ys = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
 
     def run() -> float:
@@ -602,7 +609,7 @@ def measure_backend(
     """The rows of one backend (run in that backend's worker process)."""
     rows = []
     for mode, (compiled, stateful) in MODES[backend].items():
-        if modes and mode not in modes:
+        if modes and mode not in modes and f"{backend}/{mode}" not in modes:
             continue
         mode_sizes = sizes[:1] if (backend, mode) in SMALLEST_ONLY else sizes
         for name in models:
@@ -758,7 +765,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=_csv(str), default=None)
     parser.add_argument("--batch-sizes", type=_csv(int), default=None)
     parser.add_argument(
-        "--modes", type=_csv(str), default=None, help="only these modes (eager, compiled, jit, tf.function)"
+        "--modes",
+        type=_csv(str),
+        default=None,
+        help="only these modes (eager, compiled, jit, tf.function; or one backend's: jax/jit, torch/eager)",
     )
     parser.add_argument("--rounds", type=int, default=None, help="timed steps of each side")
     parser.add_argument("--warmup", type=int, default=None)

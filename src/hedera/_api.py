@@ -707,6 +707,11 @@ def with_kinds(*aliases: str) -> frozenset[str]:
     return frozenset(f.qualname for f in FUNCTIONS if f.dtype_kinds in wanted)
 
 
+def names_in(category: str, namespace: str = "core") -> list[str]:
+    """The names of the rows of ``category`` (``"elementwise"``...): a backend module's ``__all__``."""
+    return [f.name for f in FUNCTIONS if f.category == category and f.namespace == namespace]
+
+
 def with_shape(shape: str) -> frozenset[str]:
     """Qualnames of the rows of shape class ``shape`` (``SHAPES``' keys)."""
     return frozenset(f.qualname for f in FUNCTIONS if f.shape == shape)

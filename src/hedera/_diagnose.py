@@ -125,6 +125,22 @@ def _check_kinds(qualname: str, values: dict[str, Any]) -> None:
             raise errors.InvalidArgumentError(f"{qualname}: {name} must be {expected}, got {value}")
 
 
+def check_kinds(qualname: str, values: dict[str, Any]) -> None:
+    """Raise :class:`~hedera.ArgumentTypeError` (or ``InvalidArgumentError``) for a non-array
+    argument of ``values`` of the wrong kind for ``qualname`` (the API table's kinds).
+
+    For the few backend functions whose framework *accepts* a wrong kind silently (numpy's and
+    jax's ``roll`` take an array shift): they call this up front, and only when a Python-type
+    test of the common case (``shift.__class__ is int``) fails, so the success path costs one
+    type comparison. A NumPy integer scalar (``np.int64(1)``) counts as an int, as in NumPy."""
+    _check_kinds(qualname, {k: _plain_int(v) for k, v in values.items()})
+
+
+def _plain_int(v: Any) -> Any:
+    integral = isinstance(v, numbers.Integral) and not isinstance(v, bool)
+    return int(v) if integral and not getattr(v, "shape", ()) else v
+
+
 def _check_axes(qualname: str, values: dict[str, Any]) -> None:
     x = next((v for v in values.values() if _is_array(v)), None)
     if x is None and isinstance(values.get("arrays"), (list, tuple)) and values["arrays"]:

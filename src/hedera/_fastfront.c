@@ -30,10 +30,25 @@
  *               variable, set_backend's one-element list, the torch.compile trace stack); or,
  *               for a call with ``backend="name"``, that name, and the backend function is
  *               called without the ``backend`` keyword (which only the front has).
+ *
+ * A backend function that is a conformance shim may name its common case, which the C front then
+ * runs without entering the shim's Python frame (calling a Python function from C costs 60-80 ns
+ * more than calling a builtin): the attribute ``__hedera_native__`` of the backend function,
+ * ``(native, min_nargs, max_nargs, dtypes, keywords)`` (built by
+ * hedera.backends._common.native_common_case), says that the shim's answer is native's for a call
+ *   - with min_nargs to max_nargs positional arguments,
+ *   - whose keywords are all keys of the dict ``keywords``: each either at its default (the value
+ *     there: the same object, an equal int or str, an equal float of the same sign), which the
+ *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
+ *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
+ *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes``.
+ * It is read once per cache hit that changes the front's last hit (remember_hit), so a front
+ * without it pays one pointer test per call.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 
 #define FASTFRONT_ABI 5
@@ -59,6 +74,13 @@ typedef struct {
     Py_ssize_t hit_count;
     PyObject *hit_types[MAX_TUPLE_KEY];
     PyObject *hit_target;
+    /* The last hit's __hedera_native__ (native, nargs, dtypes), unpacked (strong references;
+     * hit_native NULL: the target has none). */
+    PyObject *hit_native;
+    PyObject *hit_native_dtypes;   /* a tuple, or NULL: no dtype condition */
+    PyObject *hit_native_keywords; /* a dict: keyword -> its default, or Ellipsis: forwarded */
+    Py_ssize_t hit_native_min_nargs;
+    Py_ssize_t hit_native_nargs; /* (the most) */
 } FrontState;
 
 /* Where CURRENT fronts read the current backend (connect_current_backend; strong references). */
@@ -66,6 +88,8 @@ static PyObject *current_var;      /* use_backend's ContextVar: a backend name, 
 static PyObject *process_backend;  /* list of one str: set_backend's setting */
 static PyObject *trace_stack;      /* list: not empty while torch.compile traces use_backend */
 static PyObject *backend_keyword;  /* the interned str "backend" */
+static PyObject *native_attribute; /* the interned str "__hedera_native__" */
+static PyObject *dtype_attribute;  /* the interned str "dtype" */
 
 #define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
@@ -156,6 +180,58 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
     return 1;
 }
 
+/* The target's __hedera_native__ (native, min_nargs, max_nargs, dtypes, keywords), checked: 1 with new
+ * references in *native, *dtypes (NULL: no dtype condition) and *keywords, and the nargs, or 0 (none,
+ * or malformed: the target is called as it is). */
+static int
+native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObject **dtypes,
+                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs)
+{
+    PyObject *spec = NULL;
+    /* (without raising AttributeError for the targets that have none: most of them) */
+#if PY_VERSION_HEX >= 0x030D0000
+    int found = PyObject_GetOptionalAttr(target, native_attribute, &spec);
+#else
+    int found = _PyObject_LookupAttr(target, native_attribute, &spec);
+#endif
+    if (found <= 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = PyTuple_CheckExact(spec) && PyTuple_GET_SIZE(spec) == 5
+             && PyCallable_Check(PyTuple_GET_ITEM(spec, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 1))
+             && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 2)) && PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4));
+    if (ok) {
+        *min_nargs = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
+        *max_nargs = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 2));
+        if (*min_nargs < 0 || *max_nargs < *min_nargs || *max_nargs > MAX_FORWARDED) {
+            PyErr_Clear();
+            ok = 0;
+        }
+    }
+    if (ok) {
+        PyObject *condition = PyTuple_GET_ITEM(spec, 3);
+        if (condition == Py_None) {
+            *dtypes = NULL;
+        }
+        else if (PyTuple_CheckExact(condition) && state->arity >= 1 && *min_nargs >= state->arity) {
+            Py_INCREF(condition);
+            *dtypes = condition;
+        }
+        else {
+            ok = 0;
+        }
+    }
+    if (ok) {
+        *native = PyTuple_GET_ITEM(spec, 0);
+        *keywords = PyTuple_GET_ITEM(spec, 4);
+        Py_INCREF(*native);
+        Py_INCREF(*keywords);
+    }
+    Py_DECREF(spec);
+    return ok;
+}
+
 /* Make (types, target) the front's last hit. New references are taken before the old ones are
  * dropped, since dropping one may run arbitrary code (a weakref callback, say). */
 static void
@@ -163,9 +239,17 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
 {
     PyObject *old_types[MAX_TUPLE_KEY];
     PyObject *old_target = state->hit_target;
+    PyObject *old_native = state->hit_native;
+    PyObject *old_native_dtypes = state->hit_native_dtypes;
+    PyObject *old_native_keywords = state->hit_native_keywords;
     Py_ssize_t old_count = state->hit_count;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         old_types[i] = state->hit_types[i];
+    }
+    PyObject *native = NULL, *dtypes = NULL, *keywords = NULL;
+    Py_ssize_t min_nargs = 0, max_nargs = 0;
+    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs)) {
+        native = dtypes = keywords = NULL;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(types[i]);
@@ -174,10 +258,169 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     Py_INCREF(target);
     state->hit_target = target;
     state->hit_count = count;
+    state->hit_native = native;
+    state->hit_native_dtypes = dtypes;
+    state->hit_native_keywords = keywords;
+    state->hit_native_min_nargs = min_nargs;
+    state->hit_native_nargs = max_nargs;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         Py_DECREF(old_types[i]);
     }
     Py_XDECREF(old_target);
+    Py_XDECREF(old_native);
+    Py_XDECREF(old_native_dtypes);
+    Py_XDECREF(old_native_keywords);
+}
+
+/* Whether a keyword's value is its default: the same object, an int or str of the default's exact type
+ * and value, or a float of the same value and sign (True/False: the same object only, so that
+ * keepdims=0 never passes for a default False). */
+static int
+is_default(PyObject *value, PyObject *fallback)
+{
+    if (value == fallback) {
+        return 1;
+    }
+    if (Py_TYPE(value) != Py_TYPE(fallback)) {
+        return 0;
+    }
+    if (PyFloat_CheckExact(value)) {
+        double a = PyFloat_AS_DOUBLE(value), b = PyFloat_AS_DOUBLE(fallback);
+        return a == b && copysign(1.0, a) == copysign(1.0, b);
+    }
+    if (!(PyLong_CheckExact(value) || PyUnicode_CheckExact(value))) {
+        return 0;
+    }
+    int equal = PyObject_RichCompareBool(value, fallback, Py_EQ);
+    if (equal < 0) {
+        PyErr_Clear();
+    }
+    return equal == 1;
+}
+
+/* The keywords the native gets, for a call whose keywords are all known to hit_native_keywords: each
+ * at its default is dropped, each whose entry is Ellipsis is forwarded as it is. Returns 1 with
+ * *kept (a new tuple, or NULL: none) and the forwarded values appended to forwarded[nargs...], or 0
+ * (an unknown keyword, one off its default, too many, or no memory: the shim decides). */
+static int
+native_keywords(PyObject *keywords, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject **forwarded, PyObject **kept)
+{
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    if (nargs + nkw > MAX_FORWARDED) {
+        return 0;
+    }
+    Py_ssize_t count = 0;
+    PyObject *names[MAX_FORWARDED];
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        PyObject *entry = PyDict_GetItemWithError(keywords, name);
+        if (entry == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        PyObject *value = args[nargs + i];
+        if (entry == Py_Ellipsis) {
+            names[count] = name;
+            forwarded[nargs + count] = value;
+            count++;
+        }
+        else if (!is_default(value, entry)) {
+            return 0;
+        }
+    }
+    *kept = NULL;
+    if (count == 0) {
+        return 1;
+    }
+    if (count == nkw) {
+        Py_INCREF(kwnames);
+        *kept = kwnames;
+        return 1;
+    }
+    PyObject *tuple = PyTuple_New(count);
+    if (tuple == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_INCREF(names[i]);
+        PyTuple_SET_ITEM(tuple, i, names[i]);
+    }
+    *kept = tuple;
+    return 1;
+}
+
+/* The last hit's native common case for this call (a new reference), or NULL (without an error
+ * set): hit_native_nargs positional arguments (min to max), keywords that native_keywords accepts
+ * (their names for the native in *kept, their values after the positional ones in forwarded), and,
+ * under a dtype condition, array arguments of one type whose .dtype is one object of
+ * hit_native_dtypes. */
+static PyObject *
+native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject **forwarded, PyObject **kept)
+{
+    if (state->hit_native == NULL || nargs < state->hit_native_min_nargs || nargs > state->hit_native_nargs) {
+        return NULL;
+    }
+    *kept = NULL;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0
+        && !native_keywords(state->hit_native_keywords, args, nargs, kwnames, forwarded, kept)) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        forwarded[i] = args[i];
+    }
+    PyObject *native = state->hit_native;
+    PyObject *allowed = state->hit_native_dtypes;
+    if (allowed == NULL) {
+        Py_INCREF(native);
+        return native;
+    }
+    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs (native_common_case checked) */
+    for (Py_ssize_t i = 1; i < arrays; i++) {
+        if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
+            Py_CLEAR(*kept);
+            return NULL;
+        }
+    }
+    /* (.dtype may run Python code that changes the front's last hit: hold on to this one's) */
+    Py_INCREF(native);
+    Py_INCREF(allowed);
+    PyObject *first = PyObject_GetAttr(args[0], dtype_attribute);
+    if (first == NULL) {
+        PyErr_Clear();
+        Py_DECREF(native);
+        Py_DECREF(allowed);
+        Py_CLEAR(*kept);
+        return NULL;
+    }
+    int ok = 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyTuple_GET_ITEM(allowed, i) == first) {
+            ok = 1;
+            break;
+        }
+    }
+    for (Py_ssize_t i = 1; ok && i < arrays; i++) {
+        PyObject *other = PyObject_GetAttr(args[i], dtype_attribute);
+        if (other == NULL) {
+            PyErr_Clear();
+            ok = 0;
+            break;
+        }
+        ok = other == first;
+        Py_DECREF(other);
+    }
+    Py_DECREF(first);
+    Py_DECREF(allowed);
+    if (!ok) {
+        Py_DECREF(native);
+        Py_CLEAR(*kept);
+        return NULL;
+    }
+    return native;
 }
 
 /* The cached backend function for these arguments (a borrowed reference), or NULL without an
@@ -308,7 +551,18 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return call_python_front(state, args, nargs, kwnames);
     }
     Py_INCREF(target); /* the cache is a dict that Python code may change during the call */
-    PyObject *result = PyObject_Vectorcall(target, args, nargs, kwnames);
+    PyObject *forwarded[MAX_FORWARDED];
+    PyObject *kept = NULL;
+    PyObject *native = native_for_call(state, args, nargs, kwnames, forwarded, &kept);
+    PyObject *result;
+    if (native != NULL) { /* (the keywords at their defaults dropped) */
+        result = PyObject_Vectorcall(native, forwarded, nargs, kept);
+        Py_DECREF(native);
+        Py_XDECREF(kept);
+    }
+    else {
+        result = PyObject_Vectorcall(target, args, nargs, kwnames);
+    }
     Py_DECREF(target);
     if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
         return result; /* success, or KeyboardInterrupt and the like: pass through untouched */
@@ -386,6 +640,9 @@ state_traverse(FrontState *state, visitproc visit, void *arg)
         Py_VISIT(state->hit_types[i]);
     }
     Py_VISIT(state->hit_target);
+    Py_VISIT(state->hit_native);
+    Py_VISIT(state->hit_native_dtypes);
+    Py_VISIT(state->hit_native_keywords);
     return 0;
 }
 
@@ -401,6 +658,9 @@ state_clear(FrontState *state)
         Py_CLEAR(state->hit_types[i]);
     }
     Py_CLEAR(state->hit_target);
+    Py_CLEAR(state->hit_native);
+    Py_CLEAR(state->hit_native_dtypes);
+    Py_CLEAR(state->hit_native_keywords);
     return 0;
 }
 
@@ -495,6 +755,11 @@ make_front(PyObject *module, PyObject *args)
     state->doc = doc;
     state->hit_count = 0;
     state->hit_target = NULL;
+    state->hit_native = NULL;
+    state->hit_native_dtypes = NULL;
+    state->hit_native_keywords = NULL;
+    state->hit_native_min_nargs = 0;
+    state->hit_native_nargs = 0;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -556,7 +821,9 @@ PyInit__fastfront(void)
         return NULL;
     }
     backend_keyword = PyUnicode_InternFromString("backend");
-    if (backend_keyword == NULL) {
+    native_attribute = PyUnicode_InternFromString("__hedera_native__");
+    dtype_attribute = PyUnicode_InternFromString("dtype");
+    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastfront_module);

@@ -25,12 +25,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
-
-import optree
+from typing import TYPE_CHECKING, Any
 
 from . import tree as _tree
 from ._dispatch import backend_module, backend_name_of_type, backend_of_leaves, path_describer
+from ._lazy import on_first_use
 from .errors import (
     DtypeError,
     InvalidArgumentError,
@@ -38,6 +37,11 @@ from .errors import (
     NotAnArrayError,
     ShapeError,
 )
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = [
     "execute_with_gradients",

@@ -44,19 +44,31 @@ Conventions
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
-from typing import Any
-
-import optree
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from . import _front as _hd
 from . import tree as _tree
-from ._dispatch import backend_name_of_type, on_backend_load
+from ._dispatch import BACKENDS, backend_name_of_type, on_backend_load
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype_of
-from .errors import HederaError, InvalidArgumentError, NotAnArrayError, StructureError
+from ._lazy import ensure_imported, on_first_use, when_imported
+from .errors import (
+    ArgumentTypeError,
+    HederaError,
+    InvalidArgumentError,
+    NotAnArrayError,
+    StructureError,
+    UnknownBackendError,
+)
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["Container", "register_pytree_nodes"]
 
@@ -257,10 +269,12 @@ class Container(MutableMapping):
 
         A hedera error raised by ``fn`` gets the key path of the leaf in its message.
         """
+        _require_callable("map", fn)
         return self.map_with_path(lambda _, x: fn(x))
 
     def map_with_path(self, fn: Callable[[str, Any], Any]) -> Container:
         """Like :meth:`map`, calling ``fn(path, leaf)`` with the leaf's key path (``"layer1/w"``)."""
+        _require_callable("map_with_path", fn)
 
         def call(path: tuple[Any, ...], x: Any) -> Any:
             p = _tree.path_str(path)
@@ -317,6 +331,9 @@ class Container(MutableMapping):
 
     def to_backend(self, name: str) -> Container:
         """A Container with every array converted to backend ``name`` (via ``hd.asarray``)."""
+        if name not in BACKENDS:
+            what = ArgumentTypeError if not isinstance(name, str) else UnknownBackendError
+            raise what(f"Container.to_backend: name must be one of {sorted(BACKENDS)}, got {name!r}")
         return self.map_with_path(lambda p, x: _asarray(_require_array(p, x), backend=name))
 
     def to_numpy(self) -> Container:
@@ -343,6 +360,9 @@ class Container(MutableMapping):
 
         Closeness is ``numpy.allclose``'s; see :func:`hedera.tree.all_close`.
         """
+        for label, tolerance in (("rtol", rtol), ("atol", atol)):
+            if not (tolerance.__class__ is float and 0.0 <= tolerance < float("inf")):
+                _check_tolerance(label, tolerance)
         return _tree.all_close(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
     # ---- repr ---------------------------------------------------------------------------
@@ -500,13 +520,17 @@ def _optree_flatten(c: Container) -> tuple[list[Any], tuple[str, ...], tuple[str
     return list(c._data.values()), keys, keys
 
 
-optree.register_pytree_node(
-    Container,
-    _optree_flatten,
-    lambda keys, values: Container._make(keys, values),
-    path_entry_type=optree.MappingEntry,
-    namespace=_tree.NAMESPACE,
-)
+def _register_optree(module: ModuleType) -> None:
+    module.register_pytree_node(
+        Container,
+        _optree_flatten,
+        lambda keys, values: Container._make(keys, values),
+        path_entry_type=module.MappingEntry,
+        namespace=_tree.NAMESPACE,
+    )
+
+
+when_imported("optree", _register_optree)  # hedera's first tree operation imports optree
 _tree.register_unordered_mapping(Container)  # its key order does not count in comparisons
 
 
@@ -553,13 +577,20 @@ def _register_tensorflow() -> None:
     tf.register_tensor_conversion_function(Container, _refuse_tensor_conversion)
 
 
+def _register_with_imported_optree() -> None:
+    # The program imported optree itself (hedera's own first use registers through
+    # when_imported): register now, so that optree.tree_flatten(c, namespace="hedera") works.
+    ensure_imported("optree")
+
+
 # framework module -> its registration, until done
 _PENDING: dict[str, Callable[[], None]] = {
+    "optree": _register_with_imported_optree,
     "jax": _register_jax,
     "torch": _register_torch,
     "tensorflow": _register_tensorflow,
 }
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()  # threading.Lock, without importing threading
 
 
 def register_pytree_nodes() -> None:
@@ -583,3 +614,16 @@ for _backend in ("jax", "torch", "tensorflow"):
     on_backend_load(_backend, register_pytree_nodes)
 del _backend
 register_pytree_nodes()
+
+
+def _require_callable(method: str, fn: Any) -> None:
+    if not callable(fn):
+        raise ArgumentTypeError(f"Container.{method}: fn must be a callable, got {type(fn).__name__} {fn!r}")
+
+
+def _check_tolerance(name: str, value: Any) -> None:
+    """A tolerance of :meth:`Container.all_close`: a finite real number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"Container.all_close: {name} must be a finite number >= 0, got {value!r}")
+    if not 0.0 <= value < float("inf"):
+        raise InvalidArgumentError(f"Container.all_close: {name} must be a finite number >= 0, got {value!r}")

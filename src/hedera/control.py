@@ -25,9 +25,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
-
-import optree
+from typing import TYPE_CHECKING, Any
 
 from . import tree as _tree
 from ._dispatch import (
@@ -41,6 +39,7 @@ from ._dispatch import (
 from ._front_manual import asarray as _asarray
 from ._front_manual import dtype as _dtype
 from ._front_manual import isdtype as _isdtype
+from ._lazy import on_first_use
 from .errors import (
     DtypeError,
     InvalidArgumentError,
@@ -48,6 +47,11 @@ from .errors import (
     ShapeError,
     StructureError,
 )
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map"]
 

@@ -27,11 +27,13 @@ __all__ = [
     "check_matrix",
     "check_public",
     "checked",
+    "explain_failure",
     "finite_float",
     "int_tuple",
     "integer",
     "one_of",
     "positive_int",
+    "shape_tuple",
     "safe_norm",
     "safe_sqrt",
     "shape_of",
@@ -101,6 +103,23 @@ def int_tuple(op: str, name: str, value: int | Sequence[int], nd: int, minimum: 
     if len(out) != nd or not all(v >= minimum for v in out):
         raise hd.InvalidArgumentError(f"{op}: {name} must be {expected}, got {value!r}")
     return tuple(int(v) for v in out)
+
+
+def shape_tuple(op: str, name: str, value: int | Sequence[int]) -> tuple[int, ...]:
+    """``value`` (an int, or a sequence of ints) as a shape: a tuple of ints ``>= 0``.
+
+    Raises :class:`hedera.ArgumentTypeError` for something else than ints (a float, a str, a
+    bool, None, an array), :class:`hedera.InvalidArgumentError` for a negative size; both name
+    ``op`` and the argument ``name``.
+    """
+    items = (value,) if _is_int(value) else value
+    if hd.is_array(value) or isinstance(value, (str, bytes)) or not isinstance(items, Sequence):
+        raise hd.ArgumentTypeError(f"{op}: {name} must be an int or a tuple of ints, got {_kind_text(value)}")
+    if not all(_is_int(s) for s in items):
+        raise hd.ArgumentTypeError(f"{op}: {name} must be an int or a tuple of ints, got {value!r}")
+    if not all(s >= 0 for s in items):
+        raise hd.InvalidArgumentError(f"{op}: {name} must be non-negative ints, got {value!r}")
+    return tuple(int(s) for s in items)
 
 
 def positive_int(op: str, name: str, value: Any, *, allow_none: bool = False, minimum: int = 1) -> int | None:
@@ -188,76 +207,187 @@ def one_of(op: str, name: str, value: Any, options: Sequence[str]) -> str:
     return value
 
 
-#: type -> the backend name of its arrays, or None for a type that is no array (the checks of
-#: :func:`checked` read it per argument: a dict lookup instead of ``hd.is_array`` + ``hd.backend_of``)
-_BACKEND_OF_TYPE: dict[type, str | None] = {}
-_UNSEEN = object()
+#: annotations (as ``from __future__ import annotations`` leaves them) -> the check
+#: :func:`checked` runs on such a parameter after a failure
+_ARRAY_ANNOTATIONS = {"Array": False, "Array | None": True}
+_NUMBER_ANNOTATIONS = {"float": False, "float | None": True, "int": False, "int | None": True}
 
 
-def _learn_backend_of_type(value: Any) -> str | None:
-    backend = hd.backend_of(value) if hd.is_array(value) else None
-    _BACKEND_OF_TYPE[type(value)] = backend
-    return backend
-
-
-def _array_parameters(fn: Callable[..., Any]) -> tuple[tuple[int | None, str, bool], ...]:
-    """``(position or None for keyword-only, name, optional)`` of ``fn``'s parameters annotated
-    ``Array`` or ``Array | None``."""
-    out = []
-    for i, p in enumerate(inspect.signature(fn).parameters.values()):
-        if p.annotation in ("Array", "Array | None"):
-            position = i if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) else None
-            out.append((position, p.name, p.annotation == "Array | None"))
-    return tuple(out)
-
-
-def checked(fn: F) -> F:
-    """``fn`` with the kind of its array arguments checked, and its errors naming it.
-
-    Before the call (Python-type checks only, no device sync): each parameter annotated
-    ``Array`` must be an array (:class:`hedera.NotAnArrayError` otherwise; ``Array | None`` may
-    also be ``None``), and all of them of one backend (:class:`hedera.BackendMismatchError`): a
-    framework's operators would otherwise mix a NumPy array into a torch or JAX computation
-    silently. After a failure: a hedera error raised inside ``fn`` that does not name it is
-    raised again, of the same class, with ``fn``'s name in front (chained to the original).
-    """
-    arrays = _array_parameters(fn)
-    op = fn.__name__
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        first_name, first_backend = None, None
-        for position, name, optional in arrays:
-            if position is not None and position < len(args):
-                value = args[position]
-            elif kwargs and name in kwargs:
-                value = kwargs[name]
-            else:
+def _explain_failure(fn: Callable[..., Any], op: str, args: tuple, kwargs: dict) -> None:
+    """Raise the hedera error that names what is wrong with a call of ``fn`` that failed, if its
+    arguments show it: a non-array where an ``Array`` goes (:class:`hedera.NotAnArrayError`),
+    arrays of several backends (:class:`hedera.BackendMismatchError`), a value that is not a
+    number where an ``int``/``float`` goes (:class:`hedera.ArgumentTypeError`). Returns if none
+    does (the caller then raises the original error)."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return  # a wrong call (too many arguments...): Python's own message says it
+    parameters = inspect.signature(fn).parameters
+    first: tuple[str, str] | None = None
+    for name, value in bound.arguments.items():
+        annotation = parameters[name].annotation
+        if annotation in _ARRAY_ANNOTATIONS:
+            if value is None and _ARRAY_ANNOTATIONS[annotation]:
                 continue
-            backend = _BACKEND_OF_TYPE.get(type(value), _UNSEEN)
-            if backend is _UNSEEN:
-                backend = _learn_backend_of_type(value)
-            if backend is None:
-                if value is None and optional:
-                    continue
+            if not hd.is_array(value):
                 raise hd.NotAnArrayError(
                     f"{op}: {name} must be an array (convert it with hd.asarray), got {_kind_text(value)}"
                 )
-            if first_backend is None:
-                first_name, first_backend = name, backend
-            elif backend != first_backend:
+            backend = hd.backend_of(value)
+            if first is None:
+                first = (name, backend)
+            elif backend != first[1]:
                 raise hd.BackendMismatchError(
-                    f"{op}: {first_name} is a {first_backend} array but {name} is a {backend} array; "
+                    f"{op}: {first[0]} is a {first[1]} array but {name} is a {backend} array; "
                     f"convert one with hd.asarray(..., backend=...)"
                 )
-        try:
-            return fn(*args, **kwargs)
-        except hd.HederaError as e:
-            if op in str(e) or isinstance(e, ImportError):
-                raise
-            raise type(e)(f"{op}: {e}") from e
+        elif annotation in _NUMBER_ANNOTATIONS:
+            if value is None and _NUMBER_ANNOTATIONS[annotation]:
+                continue
+            if value is None or isinstance(value, (str, bytes)):
+                what = "an int" if annotation.startswith("int") else "a number"
+                raise hd.ArgumentTypeError(f"{op}: {name} must be {what}, got {_kind_text(value)}")
 
-    return wrapper  # type: ignore[return-value]
+
+def explain_failure(fn: Callable[..., Any], op: str, error: Exception, args: tuple, kwargs: dict) -> None:
+    """After ``fn(*args, **kwargs)`` raised ``error``: raise the hedera error that names ``op``
+    and the argument at fault (:func:`_explain_failure`), chained to ``error``; or ``error``'s
+    own class with ``op`` in front, for a hedera error that does not name it; else return (the
+    caller re-raises ``error``). What :func:`checked` and a layer's call run on a failure."""
+    if isinstance(error, ImportError):
+        return
+    try:
+        _explain_failure(fn, op, args, kwargs)
+    except hd.HederaError as diagnosed:
+        raise diagnosed from error
+    if isinstance(error, hd.HederaError) and op not in str(error):
+        raise type(error)(f"{op}: {error}") from error
+
+
+#: type -> the backend name of its arrays, or None for a type that is no array (what the
+#: wrapper of :func:`checked` reads per array argument: one dict lookup instead of
+#: ``hd.is_array`` + ``hd.backend_of``; filled by :func:`_check_arrays` on a miss)
+_BACKEND_OF_TYPE: dict[type, str | None] = {}
+
+
+def _check_arrays(op: str, arrays: tuple[tuple[str, Any, bool], ...]) -> None:
+    """The slow path of the wrapper's array check (a type not seen yet, a non-array, several
+    backends): raise :class:`hedera.NotAnArrayError` or :class:`hedera.BackendMismatchError`, or
+    return (after learning the new types) when the arrays are fine."""
+    first: tuple[str, str] | None = None
+    for name, value, optional in arrays:
+        if value is None and optional:
+            continue
+        kind = type(value)
+        if kind not in _BACKEND_OF_TYPE:
+            _BACKEND_OF_TYPE[kind] = hd.backend_of(value) if hd.is_array(value) else None
+        backend = _BACKEND_OF_TYPE[kind]
+        if backend is None:
+            raise hd.NotAnArrayError(
+                f"{op}: {name} must be an array (convert it with hd.asarray), got {_kind_text(value)}"
+            )
+        if first is None:
+            first = (name, backend)
+        elif backend != first[1]:
+            raise hd.BackendMismatchError(
+                f"{op}: {first[0]} is a {first[1]} array but {name} is a {backend} array; "
+                f"convert one with hd.asarray(..., backend=...)"
+            )
+
+
+def checked(fn: F) -> F:
+    """``fn`` whose errors name it and the argument at fault, at the cost of a few type lookups.
+
+    Before the call, only what a framework would accept *silently*: each parameter annotated
+    ``Array`` must be an array (:class:`hedera.NotAnArrayError`; ``Array | None`` may also be
+    ``None``), and all of one backend (:class:`hedera.BackendMismatchError`: jax and torch mix a
+    NumPy array into their computation without a word). That is one dict lookup of each array
+    argument's type, no device sync. Everything else is diagnosed after a failure: the call
+    runs first, and only when it raises are its arguments looked at (:func:`explain_failure`).
+
+    The wrapper has ``fn``'s own parameters (generated from its signature), so a call costs one
+    Python frame, a ``try`` and the lookups: no tuple or dict of arguments is built on the way in.
+    """
+    op = fn.__name__
+
+    def explain(error: Exception, arguments: dict[str, Any]) -> None:
+        explain_failure(fn, op, error, (), arguments)
+
+    wrapper = _signature_wrapper(fn, op, explain)
+    return functools.wraps(fn)(wrapper)  # type: ignore[return-value]
+
+
+def _signature_wrapper(
+    fn: Callable[..., Any], op: str, explain: Callable[[Exception, dict[str, Any]], None]
+) -> Any:
+    """A function with ``fn``'s parameters (and defaults) that checks the kind of its ``Array``
+    arguments (:func:`_check_arrays` when a type lookup does not settle it), returns ``fn(...)``
+    and, when that raises, calls ``explain(exception, {parameter: value})`` before the
+    exception propagates."""
+    parameters = list(inspect.signature(fn).parameters.values())
+    arrays = [
+        (p.name, _ARRAY_ANNOTATIONS[p.annotation]) for p in parameters if p.annotation in _ARRAY_ANNOTATIONS
+    ]
+    simple = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters)
+    if not simple:  # *args, **kwargs or positional-only: the generic wrapper
+
+        def generic(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+            except TypeError:
+                bound = None
+            if bound is not None:
+                _check_arrays(op, tuple((n, bound[n], o) for n, o in arrays if n in bound))
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                if bound is not None:
+                    explain(e, dict(bound))
+                raise
+
+        return generic
+    namespace: dict[str, Any] = {
+        "_hedera_fn_": fn,
+        "_hedera_explain_": explain,
+        "_hedera_check_arrays_": _check_arrays,
+        "_hedera_get_": _BACKEND_OF_TYPE.get,
+        "_hedera_op_": op,
+    }
+    declared, passed, star = [], [], False
+    for i, p in enumerate(parameters):
+        if p.kind is p.KEYWORD_ONLY and not star:
+            declared.append("*")
+            star = True
+        if p.default is p.empty:
+            declared.append(p.name)
+        else:
+            namespace[f"_hedera_default_{i}_"] = p.default
+            declared.append(f"{p.name}=_hedera_default_{i}_")
+        passed.append(p.name if p.kind is p.POSITIONAL_OR_KEYWORD else f"{p.name}={p.name}")
+    lines = [f"def {fn.__name__}({', '.join(declared)}):"]
+    if arrays:
+        (first, first_optional), rest = arrays[0], arrays[1:]
+        tests = ["_b is None" + (f" and {first} is not None" if first_optional else "")]
+        for name, optional in rest:
+            test = f"_hedera_get_({name}.__class__) != _b"
+            tests.append(f"({name} is not None and {test})" if optional else test)
+        everything_arrays = ", ".join(f"({n!r}, {n}, {o})" for n, o in arrays)
+        lines += [
+            f"    _b = _hedera_get_({first}.__class__)",
+            f"    if {' or '.join(tests)}:",
+            f"        _hedera_check_arrays_(_hedera_op_, ({everything_arrays},))",
+        ]
+    everything = ", ".join(f"{p.name!r}: {p.name}" for p in parameters)
+    lines += [
+        "    try:",
+        f"        return _hedera_fn_({', '.join(passed)})",
+        "    except Exception as _hedera_error_:",
+        f"        _hedera_explain_(_hedera_error_, {{{everything}}})",
+        "        raise",
+    ]
+    exec(compile("\n".join(lines) + "\n", f"<hedera.helpers.checked {fn.__qualname__}>", "exec"), namespace)
+    return namespace[fn.__name__]
 
 
 def check_public(namespace: dict[str, Any], names: Sequence[str], package: str | None = None) -> None:

@@ -30,13 +30,10 @@ which is flushed to disk (``fsync``) and then renamed over ``path``
 from __future__ import annotations
 
 import errno
-import json
 import os
 import sys
-import uuid
-import zlib
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,8 +41,10 @@ from . import _front as _hd
 from . import dtypes as _dtypes
 from ._dispatch import backend_name_of_type, backend_of_leaves, current_backend, load_backend
 from ._front_manual import dtype as _dtype_of
+from ._lazy import on_first_use
 from .container import Container
 from .errors import (
+    ArgumentTypeError,
     CheckpointError,
     CheckpointFileError,
     CheckpointIsADirectoryError,
@@ -57,6 +56,13 @@ from .errors import (
     UnsupportedDtypeError,
 )
 from .tree import leaves
+
+if TYPE_CHECKING:
+    import json
+    import zlib
+else:  # imported by the first save or load (see hedera._lazy), not by `import hedera`
+    json = on_first_use("json", globals())
+    zlib = on_first_use("zlib", globals())
 
 __all__ = ["save", "load"]
 
@@ -213,6 +219,7 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     >>> hd.load(path).all_equal(state)
     True
     """
+    path = _path("save", path)
     st = _safetensors()
     writes, barrier = True, False
     if _has_sharded_leaves(tree):  # DTensors, tf per-replica values: gathered first
@@ -247,7 +254,7 @@ def save(tree: Any, path: str | os.PathLike[str]) -> None:
     header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "tree": spec}, separators=(",", ":"))
     if writes:
         metadata = {_META_KEY: header}
-        target = os.fspath(path)
+        target = path
         try:
             _atomic_write(target, lambda tmp: st.serialize_file(tensors, tmp, metadata=metadata))
         except OSError as e:
@@ -298,14 +305,29 @@ def _file_error(fname: str, verb: str, path: str, e: OSError) -> CheckpointFileE
     directory = os.path.dirname(os.path.abspath(path))
     if verb == "write" and not os.path.isdir(directory):
         reason += f"; its directory {directory!r} does not exist"
-    # str(): "[Errno 2] save: cannot write the file (No such file or directory; ...): 'path'"
-    return cls(e.errno, f"{fname}: cannot {verb} the file ({reason})", path)
+    # str(): "[Errno 2] save: cannot write the file at path (No such file or directory; ...): 'the/path'"
+    return cls(e.errno, f"{fname}: cannot {verb} the file at path ({reason})", path)
+
+
+def _path(fname: str, path: Any) -> str:
+    """``path`` (a str or an ``os.PathLike``) as a str; :class:`~hedera.ArgumentTypeError` else."""
+    if isinstance(path, str):
+        return path
+    try:
+        out = os.fspath(path)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{fname}: path must be a str or an os.PathLike, got {type(path).__name__} {path!r}"
+        ) from None
+    if not isinstance(out, str):
+        raise ArgumentTypeError(f"{fname}: path must be a str or an os.PathLike of a str, got {path!r}")
+    return out
 
 
 def _atomic_write(path: str, write: Any) -> None:
     """Run ``write(tmp)`` on a fresh temporary file next to ``path``, fsync it, rename it to ``path``."""
     directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.urandom(6).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # reserves the name
     os.close(fd)
     try:
@@ -392,7 +414,7 @@ def load(path: str | os.PathLike[str], backend: str | None = None, *, device: An
         There is no file at ``path`` (a ``FileNotFoundError``; other ``OSError`` errors are
         :class:`~hedera.errors.CheckpointFileError`); the message and ``filename`` name ``path``.
     """
-    path = os.fspath(path)
+    path = _path("load", path)
     header, meta = _read_header(path)
     buffer = _read_file(path)
     data_start = 8 + int.from_bytes(buffer[:8], "little")

@@ -34,9 +34,7 @@ import contextvars
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import optree
+from typing import TYPE_CHECKING, Any
 
 from ._dispatch import (
     backend_mismatch,
@@ -47,8 +45,15 @@ from ._dispatch import (
     current_backend,
     path_describer,
 )
+from ._lazy import on_first_use
+from .container import Container
 from .errors import InvalidArgumentError
 from .tree import NAMESPACE as _TREE_NAMESPACE
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
 
 __all__ = ["inside_trace", "jit", "traced_by"]
 
@@ -66,6 +71,19 @@ def inside_trace(backend: str, leaves: Sequence[Any] = ()) -> bool:
     now are tracers, or :data:`in_jit` is set inside ``hd.jit``'s trace). numpy never traces.
     """
     return traced_by(backend_module(backend, "autodiff"), leaves)
+
+
+def values_unreadable(backend: str, leaves: Sequence[Any]) -> bool:
+    """Whether the values of ``leaves`` (arrays of ``backend``) cannot be read now: they are
+    symbolic in a trace. Cheaper than :func:`inside_trace` where the arrays themselves show it
+    (jax: a tracer among ``leaves``, an ``isinstance`` each; a concrete array read inside a jax
+    trace is a constant, readable), and the same test elsewhere (``torch.compile``,
+    ``tf.function``). For eager-only checks of values, such as the label range of the losses."""
+    module = backend_module(backend, "autodiff")
+    is_traced = getattr(module, "is_traced", None)
+    if is_traced is not None:
+        return any(map(is_traced, leaves))
+    return module.is_compiling()
 
 
 def traced_by(module: Any, leaves: Sequence[Any] = ()) -> bool:
@@ -93,9 +111,9 @@ _WALK = (None, False, None)  # the entry of a signature with nests: walk them on
 def _nest_backend(items: list) -> Any:
     """The one backend of the arrays in ``items`` and their nests, None if there are none.
 
-    The per-call walk of :class:`Jitted` for arguments that are nests: builtin dicts, lists and
-    tuples are walked here, other non-arrays go through optree (``hd.Container``, namedtuples,
-    registered nodes). Non-array leaves are skipped. Returns ``_MIXED`` for arrays of two
+    The per-call walk of :class:`Jitted` for arguments that are nests: builtin dicts, lists,
+    tuples and ``hd.Container`` objects are walked here, other non-arrays go through optree
+    (namedtuples, registered nodes). Non-array leaves are skipped. Returns ``_MIXED`` for arrays of two
     backends (the caller then runs the path-reporting check, which raises).
     """
     found = None
@@ -105,8 +123,9 @@ def _nest_backend(items: list) -> Any:
             t = type(item)
             name = backend_name_if_cached(t)  # None for non-arrays and types not seen yet
             if name is None:
-                if t is dict or t is list or t is tuple:
-                    sequence = item.values() if t is dict else item
+                if t is dict or t is list or t is tuple or t is Container:
+                    # a Container's entries are read off its dict (optree would call back into Python)
+                    sequence = item.values() if t is dict else item._data.values() if t is Container else item
                     if len(sequence) <= 4 or (name := _uniform_backend(sequence)) is None:
                         stack.append(sequence)
                         continue
@@ -208,11 +227,13 @@ class Jitted:
         static_argnames: tuple[str, ...],
         options: dict[str, Any],
         backend_options: dict[str, dict[str, Any]],
+        donate_argnums: tuple[int, ...] = (),
     ) -> None:
         functools.update_wrapper(self, f, updated=())  # name and docstring; not f's __dict__
         self.fn = f
         self.static_argnums = static_argnums
         self.static_argnames = static_argnames
+        self.donate_argnums = donate_argnums
         self._options = options
         self._backend_options = backend_options
         self._compiled: dict[str, Callable] = {}
@@ -326,6 +347,8 @@ class Jitted:
         options = {**self._options, **self._backend_options.get(backend, {})}
         if backend != "tensorflow":
             options.pop("jit_compile", None)
+        if self.donate_argnums and backend in _DONATING_BACKENDS:
+            options["donate_argnums"] = self.donate_argnums
         f = _in_jit_while_tracing(self.fn) if _traces_only(backend) else self.fn
         compiled = backend_module(backend, "autodiff").jit(
             f, self.static_argnums, self.static_argnames, **options
@@ -338,6 +361,10 @@ class Jitted:
 
     def __repr__(self) -> str:
         return f"<hd.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
+
+
+#: the backends whose compiled functions take ``donate_argnums`` (jax's own; tensorflow's variables)
+_DONATING_BACKENDS = frozenset({"jax", "tensorflow"})
 
 
 def _traces_only(backend: str) -> bool:
@@ -360,6 +387,7 @@ def jit(
     static_argnums: int | Sequence[int] = (),
     static_argnames: str | Sequence[str] = (),
     *,
+    donate_argnums: int | Sequence[int] = (),
     jit_compile: bool | None = None,
     backend_options: dict[str, dict[str, Any]] | None = None,
 ) -> Any:
@@ -374,11 +402,22 @@ def jit(
         Arguments that are Python values the function's structure depends on
         (sizes, flags). Declared for jax; tf and torch specialise on every Python
         argument anyway (a new value re-traces).
+    donate_argnums : int or tuple of ints
+        Positional arguments the caller gives up to the call, whose arrays the outputs may
+        take over (a training step's parameters and optimizer state): jax donates their
+        buffers (``jax.jit``'s ``donate_argnums``; a donated array is deleted by the call);
+        TensorFlow keeps them in ``tf.Variable`` objects that the ``tf.function`` updates in place,
+        as Keras keeps a model's weights: an output with a donated argument's structure,
+        shapes and dtypes (the first such among the returned tuple's elements) is assigned to
+        its variables and returned as them, and passing those back in at the next call moves
+        no array in or out. The arrays given up must not be read after the call (on
+        TensorFlow, variables hold the newer values). No effect on torch (``torch.compile``
+        has no donation) and numpy.
     jit_compile : bool, optional
         TensorFlow only: compile the ``tf.function`` with XLA.
     backend_options : dict, optional
         Extra keyword arguments for one backend's compiler, e.g.
-        ``{"torch": {"fullgraph": True, "mode": "reduce-overhead"}, "jax": {"donate_argnums": 0}}``.
+        ``{"torch": {"fullgraph": True, "mode": "reduce-overhead"}, "jax": {"inline": True}}``.
 
     Returns
     -------
@@ -404,12 +443,18 @@ def jit(
     """
     nums = _as_tuple("jit", static_argnums, int, "static_argnums")
     names = _as_tuple("jit", static_argnames, str, "static_argnames")
+    donated = _as_tuple("jit", donate_argnums, int, "donate_argnums")
+    if any(i < 0 for i in donated) or set(donated) & set(nums):
+        raise InvalidArgumentError(
+            f"jit: donate_argnums must be non-negative positions of arguments that are not static, "
+            f"got {donate_argnums!r} (static_argnums {static_argnums!r})"
+        )
     options: dict[str, Any] = {}
     if jit_compile is not None:
         options["jit_compile"] = jit_compile
     backend_options = dict(backend_options or {})
     if f is None:
-        return lambda g: Jitted(g, nums, names, options, backend_options)
+        return lambda g: Jitted(g, nums, names, options, backend_options, donated)
     if not callable(f):
         raise InvalidArgumentError(f"jit: f must be callable, got {type(f).__name__}")
-    return Jitted(f, nums, names, options, backend_options)
+    return Jitted(f, nums, names, options, backend_options, donated)

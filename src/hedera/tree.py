@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import optree
 
 from . import _front as hd
-from ._dispatch import backend_of_leaves, is_array
+from ._dispatch import backend_of_leaves, is_array, on_backend_load
 from ._front_manual import asarray, dtype
+from ._lazy import ensure_imported, on_first_use
 from .dtypes import as_hedera_dtype, bfloat16, float32
 from .errors import (
     ArgumentTypeError,
@@ -65,6 +65,22 @@ __all__ = [
 
 #: the optree namespace hedera registers its node types (Container) in
 NAMESPACE = "hedera"
+
+if TYPE_CHECKING:
+    import optree
+else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
+    optree = on_first_use("optree", globals())
+
+
+def _import_optree() -> None:
+    # With a framework's backend, optree is imported outright: torch.compile cannot trace the
+    # stand-in's first use (an import), and the framework costs far more than optree.
+    ensure_imported("optree")
+
+
+for _backend in ("jax", "torch", "tensorflow"):
+    on_backend_load(_backend, _import_optree)
+del _backend
 
 _MISSING = object()
 

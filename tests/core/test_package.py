@@ -48,8 +48,75 @@ def test_import_hedera_runs_only_the_front():
         "hedera._front_rows",
         "hedera._front_manual", "hedera.backends", "hedera.dtypes", "hedera.errors", "hedera.fft",
         "hedera.linalg", "hedera.typing", "hedera.jit", "hedera.tree", "hedera.container", "hedera.io",
-        "hedera.autodiff", "hedera._error_path", "hedera.control",
+        "hedera.autodiff", "hedera._error_path", "hedera.control", "hedera._lazy",
     }, executed  # fmt: skip
+
+
+OPTREE_USERS = ("hedera.tree", "hedera.jit", "hedera.control", "hedera.autodiff", "hedera.container")
+
+
+def test_import_hedera_leaves_optree_and_the_file_modules_to_first_use():
+    """optree (for hd.tree & co) and json/zlib (for hd.save/load) are imported by their first use,
+    which rebinds every hedera module's global to the real module (no stand-in left on the per-call
+    path) and registers hd.Container as an optree node; a save and load then work."""
+    out = run_python(
+        f"""
+        import sys, os
+        import numpy as np
+        import hedera as hd
+        at_import = [m for m in ("optree", "json", "zlib", "uuid", "threading") if m in sys.modules]
+        import tempfile  # (imports zlib itself, through shutil)
+        c = hd.Container(a=np.ones(2), b={{"x": np.zeros(1)}})
+        leaves = hd.tree.leaves([c, (np.ones(3),)])
+        import optree
+        rebound = [type(sys.modules[m].optree).__name__ for m in {OPTREE_USERS!r}]
+        node = len(optree.tree_leaves(c, namespace="hedera"))  # a node: its 2 arrays, not 1 leaf
+        path = os.path.join(tempfile.mkdtemp(), "c.hd")
+        hd.save(c, path)
+        back = hd.load(path)
+        import json
+        print(json.dumps({{
+            "at_import": at_import, "leaves": [l.shape for l in leaves], "rebound": rebound,
+            "io": [type(vars(sys.modules["hedera.io"])[m]).__name__ for m in ("json", "zlib")],
+            "node": node, "loaded": [back["a"].tolist(), back["b"]["x"].tolist()],
+            "files": os.listdir(os.path.dirname(path)),
+        }}))
+        """
+    )
+    assert out["at_import"] == []
+    assert out["leaves"] == [[2], [1], [3]]
+    assert out["rebound"] == ["module"] * len(OPTREE_USERS)
+    assert out["io"] == ["module", "module"]
+    assert out["node"] == 2
+    assert out["loaded"] == [[1.0, 1.0], [0.0]]
+    assert out["files"] == ["c.hd"]  # the temporary file was renamed over, none left behind
+
+
+def test_optree_imported_by_the_program_sees_containers_as_nodes():
+    """A program that imports optree itself, before or after hedera, finds hd.Container registered
+    in the "hedera" namespace once it makes a Container (hedera has not used optree yet)."""
+    out = run_python(
+        """
+        import json, sys
+        import optree
+        import numpy as np
+        import hedera as hd
+        before = len(optree.tree_leaves(hd.Container(a=np.ones(2), b=np.ones(1)), namespace="hedera"))
+        print(json.dumps([before]))
+        """
+    )
+    assert out == [2]
+    out = run_python(
+        """
+        import json
+        import numpy as np
+        import hedera as hd
+        import optree
+        after = len(optree.tree_leaves(hd.Container(a=np.ones(2), b=np.ones(1)), namespace="hedera"))
+        print(json.dumps([after]))
+        """
+    )
+    assert out == [2]
 
 
 def test_a_submodule_imported_first_is_imported_once():

@@ -116,6 +116,18 @@ KINDS: dict[str, Kind] = {
             ),
         ),
         Kind("widths", 1, (*_not_int(none_ok=False), Bad("negative", (-1, (1, -2)), VALUE))),
+        # ints per spatial dimension that may be 0 (output_padding): an int or a sequence of ints >= 0
+        Kind(
+            "sizes>=0",
+            0,
+            (
+                Bad("float", (1.0, (1.0, 0)), TYPE),
+                Bad("str", ("1",), TYPE),
+                Bad("None", (None,), TYPE),
+                Bad("bool", (True,), TYPE),
+                Bad("negative", (-1,), VALUE),
+            ),
+        ),
         Kind("count?", None, (*_not_int(none_ok=True), Bad("negative", (-1, -3), VALUE))),
         Kind("size", 2, (*_not_int(none_ok=False), Bad("non-positive", (0, -1), VALUE))),
         Kind("size?", None, (*_not_int(none_ok=True), Bad("non-positive", (0, -1), VALUE))),
@@ -155,8 +167,9 @@ KINDS: dict[str, Kind] = {
             None,
             (Bad("str", ("1.0",), TYPE), _NON_FINITE, Bad("non-positive", (0.0, -1.0), VALUE)),
         ),
-        # a probability-like rate in [0, 1) (dropout) and a coefficient in [0, 1) (betas, momentum)
-        Kind("rate", 0.5, (*_FLOAT_NOT_NUMBER, _NON_FINITE, Bad("out of [0, 1)", (-0.1, 1.0, 1.5), VALUE))),
+        # a probability in [0, 1] (dropout: rate 1 drops everything, as torch's p=1) and a
+        # coefficient in [0, 1] (momentum)
+        Kind("rate", 0.5, (*_FLOAT_NOT_NUMBER, _NON_FINITE, Bad("out of [0, 1]", (-0.1, 1.5), VALUE))),
         Kind("coefficient", 0.5, (*_FLOAT_NOT_NUMBER, _NON_FINITE, Bad("out of [0, 1]", (-0.1, 1.5), VALUE))),
         Kind(
             "betas",
@@ -252,6 +265,16 @@ KINDS: dict[str, Kind] = {
                 Bad("negative", ((-2,),), VALUE),
             ),
         ),
+        # a file path (hd.save/hd.load): not a path is a wrong kind; a missing folder or file is a
+        # FileNotFoundError (hd.CheckpointNotFoundError) naming the user's path
+        Kind(
+            "path",
+            None,
+            (
+                Bad("not a path", (3, None), TYPE),
+                Bad("missing", ("/no/such/dir/x.safetensors",), FileNotFoundError),
+            ),
+        ),
         # a dtype (unknown names are DtypeError, a TypeError)
         Kind("dtype", None, (Bad("unknown name", ("float33",), TYPE), Bad("not a dtype", (3,), TYPE))),
         # not swept: bools (Python truthiness), Any, keys, devices, backends (the creation helpers' lane)
@@ -279,6 +302,8 @@ ANNOTATION_KINDS: dict[str, str] = {
     "Callable[[Array], Array]": "callable",
     "Callable[..., Any]": "callable",
     "Callable[[Any, Any], Any]": "callable",
+    "Callable[[Any], Any]": "callable",
+    "Callable[[str, Any], Any]": "callable",
     "str | Callable[[Array], Array]": "free",
     "LearningRate": "lr",
     "Sequence[float]": "free",
@@ -316,7 +341,8 @@ NAME_KINDS: dict[str, str] = {
     "step_size": "size",
     "warmup_steps": "size",
     "num_joints": "size",
-    "num_urchins": "size",
+    "num_urchins": "count",
+    "output_padding": "sizes>=0",
     "num_steps": "count",
     "search_range": "count",
     "kernel_size_int": "size",
@@ -354,6 +380,15 @@ PARAM_KINDS: dict[str, str] = {
     "hedera.tree.path_str.sep": "free",  # any string
     "hedera.tree.require_arrays.fname": "free",  # any string (the caller's name for its errors)
     "hedera.robot.Manipulator.alpha": "free",  # DH twists: a sequence of floats (not RMSprop's alpha)
+    # ELU's alpha is any finite float (torch.nn.ELU takes a negative one), not RMSprop's alpha
+    "hedera.nn.ELU.alpha": "finite",
+    "hedera.nn.functional.elu.alpha": "finite",
+    "hedera.nn.Identity.forward.x": "free",  # anything, returned as it is (torch.nn.Identity)
+    "hedera.save.path": "path",
+    "hedera.load.path": "path",
+    "hedera.save.tree": "free",  # any tree (of arrays and Python scalars)
+    # any number of coordinates (..., n) -> (..., n + 1): no documented last size
+    "hedera.mech.make_coordinates_homogeneous.coords": "array",
 }
 
 #: valid calls of the API table's functions, where the default does not do: x, x1, x2 of shape
@@ -697,6 +732,58 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     "hedera.mech.scale_quaternion_rotation_angle": {"scale": 0.5},
     "hedera.mech.increment_quaternion_pose_with_velocity": {"delta_t": 0.1},
 }
+
+_SEQ = A((2, 5, 3))  # (batch, length, features)
+_IMAGE = A((2, 4, 4, 3))  # (batch, height, width, channels)
+_VOLUME = A((1, 3, 3, 3, 3))  # (batch, depth, height, width, channels)
+#: the valid input of each layer's call, for the layer its constructor's valid call builds (the
+#: default x of shape (2, 3) where it does)
+VALID_CALLS.update(
+    {
+        "hedera.nn.MultiHeadAttention.forward": {"query": A((2, 5, 4))},
+        "hedera.nn.TransformerEncoderLayer.forward": {"x": A((2, 5, 4))},
+        **{
+            f"hedera.nn.{kind}{d}d.forward": {"x": x}
+            for kind in ("Conv", "ConvTranspose", "AvgPool", "MaxPool", "AdaptiveAvgPool")
+            for d, x in ((1, _SEQ), (2, _IMAGE), (3, _VOLUME))
+        },
+        "hedera.nn.Embedding.forward": {"ids": A((2,), "int64", "ints")},
+        "hedera.nn.BatchNorm.forward": {"x": _SEQ},
+        "hedera.nn.GroupNorm.forward": {"x": A((2, 5, 2))},
+        "hedera.nn.GRU.forward": {"x": _SEQ},
+        "hedera.nn.LSTM.forward": {"x": _SEQ},
+        "hedera.Container.map": {"fn": abs},
+        "hedera.Container.map_with_path": {"fn": lambda path, x: x},
+        "hedera.Container.to_backend": {"name": "numpy"},
+        "hedera.Container.all_close": {
+            "other": Make(lambda b: _hd().Container(w=_hd().zeros((2, 3), backend=b)))
+        },
+        "hedera.save": {
+            "tree": Make(lambda b: {"w": _hd().zeros((2, 3), backend=b)}),
+            "path": Make(lambda b: _scratch(f"save-{b}.safetensors")),
+        },
+        "hedera.load": {"path": Make(lambda b: _saved(b))},
+    }
+)
+
+_SCRATCH: list[Any] = []
+
+
+def _scratch(name: str) -> str:
+    """A path in this process's temporary folder (removed when the process ends)."""
+    import tempfile
+
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="hedera-sweep-"))
+    return str(Path(_SCRATCH[0].name) / name)
+
+
+def _saved(backend: str) -> str:
+    path = _scratch(f"load-{backend}.safetensors")
+    if not Path(path).exists():
+        _hd().save({"w": _hd().zeros((2, 3), backend=backend)}, path)
+    return path
+
 
 #: public classes that take no user input of their own: abstract bases (their subclasses are swept)
 #: and named tuples of results (the functions returning them are swept)

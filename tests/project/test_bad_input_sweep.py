@@ -81,10 +81,11 @@ class Target:
     variadic: str | None  # the *args parameter's name, if any
     takes_backend: bool  # a library constructor with backend=
     no_arrays: bool  # the API table's creation functions: run on the current backend
+    label: str | None = None  # the name its errors must give, where not the last part of ``name``
 
     @property
     def short(self) -> str:
-        return self.name.rsplit(".", 1)[-1]
+        return self.label or self.name.rsplit(".", 1)[-1]
 
 
 def _api_fn(qualname: str) -> Callable[..., Any]:
@@ -145,11 +146,13 @@ LIBRARY_MODULES = (
 )
 
 
-def _library_kind(target: str, name: str, annotation: Any, array_shaped: bool) -> str:
+def _library_kind(target: str, name: str, annotation: Any, default: Any, array_shaped: bool) -> str:
     if f"{target}.{name}" in PARAM_KINDS:
         return PARAM_KINDS[f"{target}.{name}"]
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "Any")
     kind = NAME_KINDS.get(name) or ANNOTATION_KINDS.get(text, "free")
+    if default is None and not kind.endswith("?") and kind + "?" in KINDS:
+        kind += "?"  # a name's kind (shape, eps) where the parameter may be None (a default found later)
     if kind in ("array", "array?") and array_shaped:
         kind = "shaped " + kind
     return kind
@@ -181,7 +184,7 @@ def _library_targets() -> Iterator[Target]:
                     p.name in ("backend", "device", "key", "dtype") and p.default is not p.empty
                 ):
                     continue  # placement and keys: the creation helpers' lane
-                kind = _library_kind(target, p.name, p.annotation, shaped)
+                kind = _library_kind(target, p.name, p.annotation, p.default, shaped)
                 params.append(
                     Parameter(
                         p.name, kind, p.kind is p.POSITIONAL_ONLY, p.default is p.empty, "array" in kind
@@ -192,7 +195,82 @@ def _library_targets() -> Iterator[Target]:
             yield Target(target, obj, tuple(params), variadic, takes_backend, False)
 
 
-TARGETS: dict[str, Target] = {t.name: t for t in (*_api_targets(), *_library_targets())}
+def _parameters(target: str, fn: Callable[..., Any], skip: tuple[str, ...] = ()) -> tuple[Parameter, ...]:
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.name in skip or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        kind = _library_kind(target, p.name, p.annotation, p.default, False)
+        out.append(
+            Parameter(p.name, kind, p.kind is p.POSITIONAL_ONLY, p.default is p.empty, "array" in kind)
+        )
+    return tuple(out)
+
+
+def _forward_targets(constructors: dict[str, Target]) -> Iterator[Target]:
+    """Each layer's call (``layer(x, ...)``, its ``forward``'s parameters) on a layer built by its
+    constructor's valid call on the backend; errors must name the layer's class."""
+    import hedera.nn as nn
+
+    for name in nn.__all__:
+        cls, ctor = getattr(nn, name), constructors.get(f"hedera.nn.{name}")
+        if ctor is None or not inspect.isclass(cls) or not issubclass(cls, nn.Module):
+            continue
+        params = _parameters(f"hedera.nn.{name}.forward", cls.forward, skip=("self",))
+        if not params:  # forward(*args, **kwargs): a container of layers
+            continue
+
+        def run(*args: Any, backend: str, _ctor: Target = ctor, **kwargs: Any) -> Any:
+            layer = _call(_ctor, valid_call(_ctor), backend)
+            return layer(*args, **kwargs)
+
+        yield Target(f"hedera.nn.{name}.forward", run, params, None, True, False, label=name)
+
+
+def _container_targets() -> Iterator[Target]:
+    """``hd.Container``'s methods, on a container of one array of the backend."""
+    for method in ("map", "map_with_path", "to_backend", "all_close"):
+
+        def run(*args: Any, backend: str, _method: str = method, **kwargs: Any) -> Any:
+            return getattr(_container(backend), _method)(*args, **kwargs)
+
+        fn = getattr(hd.Container, method)
+        yield Target(
+            f"hedera.Container.{method}",
+            run,
+            _parameters(f"hedera.Container.{method}", fn, ("self",)),
+            None,
+            True,
+            False,
+        )
+
+
+def _container(backend: str) -> Any:
+    return hd.Container(w=_array(A((2, 3)), backend))
+
+
+def _io_targets() -> Iterator[Target]:
+    """``hd.save(tree, path)`` and ``hd.load(path)``, into a temporary folder."""
+
+    def save(tree: Any, path: Any, *, backend: str) -> None:
+        hd.save(tree, path)
+
+    def load(path: Any, *, backend: str) -> Any:
+        return hd.load(path, backend=backend)
+
+    yield Target("hedera.save", save, _parameters("hedera.save", hd.save), None, True, False)
+    yield Target(
+        "hedera.load", load, _parameters("hedera.load", hd.load, ("backend", "device")), None, True, False
+    )
+
+
+def _all_targets() -> dict[str, Target]:
+    targets = {t.name: t for t in (*_api_targets(), *_library_targets())}
+    extra = (*_forward_targets(targets), *_container_targets(), *_io_targets())
+    return targets | {t.name: t for t in extra}
+
+
+TARGETS: dict[str, Target] = _all_targets()
 
 
 # ---- valid values and the bad ones, made on a backend ----------------------------------------
@@ -342,7 +420,7 @@ class Case:
 
 def _applies(target: Target, param: Parameter, bad: Bad, specs: dict[str, Any]) -> bool:
     if OTHER_BACKEND in bad.values:  # mixed backends: needs another array argument
-        return param.name in specs and sum(isinstance(v, A) for v in specs.values()) >= 2
+        return isinstance(specs.get(param.name), A) and sum(isinstance(v, A) for v in specs.values()) >= 2
     if any(m in bad.values for m in (AS_LIST, ZERO_D, LONGER_LAST)):
         return isinstance(specs.get(param.name), A)
     return True

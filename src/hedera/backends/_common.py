@@ -5,6 +5,7 @@ Framework-free: each backend passes in what differs.
 
 from __future__ import annotations
 
+import inspect
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -355,3 +356,138 @@ def finfo_of(info: Any) -> FInfo:
 def iinfo_of(info: Any) -> IInfo:
     """An :class:`IInfo` from a NumPy-style iinfo (``np.iinfo``, ``jnp.iinfo``)."""
     return IInfo(int(info.bits), int(info.max), int(info.min), info.dtype)
+
+
+# ---- can_cast / finfo / iinfo: answers memoised by argument ----------------------------------
+#
+# The dtype lattice and the limits never change, so a backend answers each argument once. The
+# fronts are one closure each (a cell read costs what a module global does), built here for every
+# backend that passes how it reads an argument's dtype and how it computes an answer.
+
+
+def memoized_can_cast(arrays: tuple[type, ...] | Callable[[Any], Any]) -> Callable[[Any, Any], bool]:
+    """A backend's ``can_cast(from_, to, /)``: :func:`hedera.dtypes.can_cast`, memoised by argument
+    (hedera dtypes by name: their hash runs in Python; others as they are). An array stands for
+    its dtype: ``arrays`` is the backend's array types, or a function from an argument to its
+    dtype (duck-typed arrays: JAX's tracers). An unhashable argument is answered (and rejected)
+    without the cache."""
+    answers: dict = {}
+    answer = _hd_dtypes.can_cast
+    hedera_dtype = _hd_dtypes.DType
+    dtype_of = _dtype_reader(arrays)
+
+    def can_cast(from_: Any, to: Any, /) -> bool:
+        from_ = dtype_of(from_)
+        key = (
+            from_.name if type(from_) is hedera_dtype else from_,
+            to.name if type(to) is hedera_dtype else to,
+        )
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = answer(from_, to)
+            return out
+        except TypeError:
+            return answer(from_, to)
+
+    def can_cast_of_types(from_: Any, to: Any, /) -> bool:  # the same, the array test inline
+        if isinstance(from_, arrays):
+            from_ = from_.dtype
+        key = (
+            from_.name if type(from_) is hedera_dtype else from_,
+            to.name if type(to) is hedera_dtype else to,
+        )
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = answer(from_, to)
+            return out
+        except TypeError:
+            return answer(from_, to)
+
+    return _named(can_cast_of_types if isinstance(arrays, tuple) else can_cast, "can_cast")
+
+
+def memoized_info(
+    name: str, arrays: tuple[type, ...] | Callable[[Any], Any], compute: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """A backend's ``finfo(type, /)`` or ``iinfo(type, /)`` (``name``): ``compute(dtype)``,
+    memoised by that dtype (a hedera dtype by name), an array standing for its dtype as in
+    :func:`memoized_can_cast`. ``compute`` raises for a dtype of the wrong kind (nothing is
+    cached then); an unhashable argument is computed without the cache."""
+    answers: dict = {}
+    hedera_dtype = _hd_dtypes.DType
+    dtype_of = _dtype_reader(arrays)
+
+    def info(type: Any, /) -> Any:
+        dtype = dtype_of(type)
+        key = dtype.name if dtype.__class__ is hedera_dtype else dtype
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = compute(dtype)
+            return out
+        except TypeError:
+            return compute(dtype)
+
+    def info_of_types(type: Any, /) -> Any:  # the same, the array test inline
+        dtype = type.dtype if isinstance(type, arrays) else type
+        key = dtype.name if dtype.__class__ is hedera_dtype else dtype
+        try:
+            return answers[key]
+        except KeyError:
+            out = answers[key] = compute(dtype)
+            return out
+        except TypeError:
+            return compute(dtype)
+
+    return _named(info_of_types if isinstance(arrays, tuple) else info, name)
+
+
+def _dtype_reader(arrays: tuple[type, ...] | Callable[[Any], Any]) -> Callable[[Any], Any]:
+    if isinstance(arrays, tuple):
+        return lambda value: value.dtype if isinstance(value, arrays) else value
+    return arrays
+
+
+def _named(f: Callable, name: str) -> Callable:
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def native_common_case(
+    native: Callable[..., Any],
+    nargs: int | tuple[int, int],
+    dtypes: Sequence[Any] | None = None,
+    forwarded: Sequence[str] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a conformance shim with its common case, which the C front then calls directly.
+
+    The shim promises that its answer (errors included) is ``native``'s for every call with
+    ``nargs`` positional arguments (a number, or a ``(least, most)`` range), whose other
+    parameters are left at their defaults (omitted, or passed by keyword as the default itself:
+    the same object, an equal int or str, an equal float of the same sign), except those named in
+    ``forwarded``, which ``native`` takes by the same keyword with the same meaning, and whose
+    array arguments (the front's, all of one type) share a ``.dtype`` that is one of the objects
+    ``dtypes`` (compared by identity; ``None``: no condition). ``native`` gets the positional
+    arguments and the forwarded keywords.
+
+    The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
+    frame (calling a Python function from C costs 60-80 ns more than calling a builtin); the
+    Python fronts, torch.compile and the backend namespace still call the shim.
+    tests/backends/test_native_common_case.py checks each promise.
+    """
+    least, most = (nargs, nargs) if isinstance(nargs, int) else nargs
+
+    def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
+        # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
+        later = list(inspect.signature(shim).parameters.values())[most:]
+        byname = [p for p in later if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        keywords: dict[str, Any] = {p.name: p.default for p in byname if p.default is not p.empty}
+        assert set(forwarded) <= {p.name for p in byname}, (shim, forwarded)
+        keywords.update(dict.fromkeys(forwarded, ...))
+        condition = None if dtypes is None else tuple(dtypes)
+        shim.__hedera_native__ = (native, least, most, condition, keywords)  # type: ignore[attr-defined]
+        return shim
+
+    return mark

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import one_of, positive_int
 from hedera.typing import Array
 
 from ._raster import Canvas
@@ -63,8 +64,8 @@ class Env:
     def __init__(
         self, *, backend: str | None = None, dtype: Any = hd.float32, render_mode: str = "rgb_array"
     ):
-        if render_mode not in (None, "rgb_array"):
-            raise hd.InvalidArgumentError(f"render_mode must be 'rgb_array' (or None), got {render_mode!r}")
+        if render_mode is not None:
+            one_of(type(self).__name__, "render_mode", render_mode, ("rgb_array",))
         self.backend = backend or hd.current_backend()
         if self.backend not in hd.available_backends():
             raise hd.UnknownBackendError(f"backend {self.backend!r} is not available")
@@ -300,9 +301,13 @@ def policy_rollout(
     One :func:`hedera.scan` over time, as :func:`rollout`.
     """
 
+    if not callable(policy):
+        raise hd.ArgumentTypeError(f"policy_rollout: policy must be a callable, got {type(policy).__name__}")
+    num_steps = positive_int("policy_rollout", "num_steps", num_steps, minimum=0)
+
     def step(state: Array, _: Any) -> tuple[Array, tuple[Array, Array, Array]]:
         next_state, obs, reward = env.step_fn(state, policy(env.observe(state)))
         return next_state, (next_state, obs, reward)
 
-    _, (states, observations, rewards) = hd.scan(step, state, None, length=int(num_steps))
+    _, (states, observations, rewards) = hd.scan(step, state, None, length=num_steps)
     return states, observations, rewards

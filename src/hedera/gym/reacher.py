@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import positive_int
 from hedera.typing import Array
 
 from ._base import Env
@@ -45,9 +46,7 @@ class Reacher(Env):
     torque_scale = 1.0
 
     def __init__(self, num_joints: int = 2, **kwargs: Any) -> None:
-        if int(num_joints) < 1:
-            raise hd.InvalidArgumentError(f"Reacher: num_joints must be >= 1, got {num_joints}")
-        self.num_joints = n = int(num_joints)
+        self.num_joints = n = positive_int("Reacher", "num_joints", num_joints)
         self.state_size, self.action_size, self.obs_size = 2 * n + 2, n, 3 * n + 2
         super().__init__(**kwargs)
 

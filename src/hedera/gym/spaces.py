@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import shape_tuple
 from hedera.typing import Array
 
 __all__ = ["Box"]
@@ -52,7 +53,7 @@ class Box:
         dtype: Any = hd.float32,
         backend: str = "numpy",
     ) -> None:
-        self.shape = tuple(int(s) for s in shape)
+        self.shape = shape_tuple("Box", "shape", shape)
         self.backend = backend
         probe = hd.asarray(0.0, dtype=dtype, backend="numpy")
         self.dtype = hd.dtype(probe)

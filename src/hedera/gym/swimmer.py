@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import positive_int
 from hedera.typing import Array
 
 from ._base import Env
@@ -46,9 +47,7 @@ class Swimmer(Env):
     urchin_sharpness = 30.0
 
     def __init__(self, num_urchins: int = 5, **kwargs: Any) -> None:
-        if int(num_urchins) < 0:
-            raise hd.InvalidArgumentError(f"Swimmer: num_urchins must be >= 0, got {num_urchins}")
-        self.num_urchins = k = int(num_urchins)
+        self.num_urchins = k = positive_int("Swimmer", "num_urchins", num_urchins, minimum=0)
         self.state_size = self.obs_size = 2 * k + 6
         super().__init__(**kwargs)
 

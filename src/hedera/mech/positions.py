@@ -40,6 +40,11 @@ def homogeneous_to_cartesian_coords(coords: Array) -> Array:
 
     Points at infinity (last component 0) give infinities or NaN.
     """
+    shape = tuple(coords.shape)
+    if len(shape) < 1 or shape[-1] < 2:
+        raise hd.ShapeError(
+            f"coords: expected homogeneous coordinates of shape (..., n + 1) with n >= 1, got shape {shape}"
+        )
     return coords[..., :-1] / coords[..., -1:]
 
 

@@ -810,6 +810,8 @@ def slerp(quaternion0: Array, quaternion1: Array, t: float | Array) -> Array:
     array, shape (..., 4)
         Unit quaternion.
     """
+    check_last_dim(quaternion0, 4, "quaternion0", "a quaternion")
+    check_last_dim(quaternion1, 4, "quaternion1", "a quaternion")
     q0 = normalize_quaternion(quaternion0)
     delta = hamilton_product(inverse_quaternion(q0), quaternion1)
     return hamilton_product(q0, scale_quaternion_rotation_angle(delta, t))

@@ -48,7 +48,7 @@ from typing import Any
 
 import hedera as hd
 from hedera.dtypes import as_hedera_dtype
-from hedera.helpers import finite_float, integer, positive_int
+from hedera.helpers import check_public, finite_float, integer, one_of, positive_int, shape_tuple
 from hedera.typing import Array
 
 __all__ = [
@@ -77,14 +77,7 @@ Shape = int | Sequence[int]
 
 
 def _shape(name: str, shape: Shape) -> tuple[int, ...]:
-    items = (shape,) if isinstance(shape, int) else shape
-    if hd.is_array(shape) or isinstance(shape, (str, bytes)) or not isinstance(items, Sequence):
-        raise hd.ArgumentTypeError(f"init.{name}: shape must be an int or a tuple of ints, got {shape!r}")
-    if not all(isinstance(s, int) and not isinstance(s, bool) for s in items):
-        raise hd.ArgumentTypeError(f"init.{name}: shape must be an int or a tuple of ints, got {shape!r}")
-    if not all(s >= 0 for s in items):
-        raise hd.InvalidArgumentError(f"init.{name}: shape must be non-negative ints, got {shape!r}")
-    return tuple(items)
+    return shape_tuple(f"init.{name}", "shape", shape)
 
 
 def seed(n: int) -> None:
@@ -181,6 +174,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """
     if not isinstance(nonlinearity, str):
         raise hd.ArgumentTypeError(f"calculate_gain: nonlinearity must be a str, got {nonlinearity!r}")
+    slope = 0.01 if param is None else finite_float("calculate_gain", "param", param)
     if nonlinearity in _LINEAR_GAINS:
         return 1.0
     if nonlinearity == "tanh":
@@ -188,7 +182,6 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
-        slope = 0.01 if param is None else finite_float("calculate_gain", "param", param)
         return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
@@ -200,6 +193,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
 
 def _fan(name: str, shape: tuple[int, ...], mode: str) -> int:
     fan_in, fan_out = fans(shape)
+    one_of(f"init.{name}", "mode", mode, ("fan_in", "fan_out", "fan_avg"))
     if mode == "fan_in":
         return fan_in
     if mode == "fan_out":
@@ -216,14 +210,14 @@ def zeros(
     shape: Shape, *, key: Any = None, dtype: Any = hd.float32, backend: str | None = None, device: Any = None
 ) -> Array:
     """An array of zeros of ``shape`` (``key`` is accepted and ignored, for a uniform signature)."""
-    return constant(shape, 0.0, dtype=dtype, backend=backend, device=device)
+    return constant(_shape("zeros", shape), 0.0, dtype=dtype, backend=backend, device=device)
 
 
 def ones(
     shape: Shape, *, key: Any = None, dtype: Any = hd.float32, backend: str | None = None, device: Any = None
 ) -> Array:
     """An array of ones of ``shape``."""
-    return constant(shape, 1.0, dtype=dtype, backend=backend, device=device)
+    return constant(_shape("ones", shape), 1.0, dtype=dtype, backend=backend, device=device)
 
 
 def constant(
@@ -237,6 +231,7 @@ def constant(
 ) -> Array:
     """An array of ``shape`` filled with ``value``."""
     shape = _shape("constant", shape)
+    value = finite_float("init.constant", "value", value)
     return hd.full(shape, value, dtype=dtype, device=device, backend=backend)
 
 
@@ -264,6 +259,8 @@ def uniform(
     True
     """
     shape = _shape("uniform", shape)
+    low = finite_float("init.uniform", "low", low)
+    high = finite_float("init.uniform", "high", high)
     return _finish(_sample("uniform", shape, key, dtype, minval=low, maxval=high), dtype, backend, device)
 
 
@@ -279,6 +276,8 @@ def normal(
 ) -> Array:
     """Normal samples with ``mean`` and standard deviation ``std``."""
     shape = _shape("normal", shape)
+    mean = finite_float("init.normal", "mean", mean)
+    std = finite_float("init.normal", "std", std, minimum=0.0)
     return _finish(_sample("normal", shape, key, dtype, mean=mean, std=std), dtype, backend, device)
 
 
@@ -297,6 +296,8 @@ def truncated_normal(
     The standard deviation of the result is about ``0.88 std``.
     """
     shape = _shape("truncated_normal", shape)
+    mean = finite_float("init.truncated_normal", "mean", mean)
+    std = finite_float("init.truncated_normal", "std", std, minimum=0.0)
     return _finish(_sample("truncated_normal", shape, key, dtype, mean=mean, std=std), dtype, backend, device)
 
 
@@ -314,6 +315,7 @@ def glorot_uniform(
     Fans as in :func:`fans`. ``torch.nn.init.xavier_uniform_``; Keras' ``glorot_uniform``.
     """
     shape = _shape("glorot_uniform", shape)
+    gain = finite_float("init.glorot_uniform", "gain", gain)
     fan_in, fan_out = fans(shape)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
     return uniform(shape, -bound, bound, key=key, dtype=dtype, backend=backend, device=device)
@@ -333,6 +335,7 @@ def glorot_normal(
     ``torch.nn.init.xavier_normal_`` (a plain normal; Keras truncates hers).
     """
     shape = _shape("glorot_normal", shape)
+    gain = finite_float("init.glorot_normal", "gain", gain)
     fan_in, fan_out = fans(shape)
     std = gain * math.sqrt(2.0 / (fan_in + fan_out))
     return normal(shape, 0.0, std, key=key, dtype=dtype, backend=backend, device=device)
@@ -358,6 +361,7 @@ def kaiming_uniform(
     weights is ``a=sqrt(5)``, i.e. ``b = 1 / sqrt(fan_in)``.
     """
     shape = _shape("kaiming_uniform", shape)
+    a = finite_float("init.kaiming_uniform", "a", a)
     fan = _fan("kaiming_uniform", shape, mode)
     bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / max(fan, 1))
     return uniform(shape, -bound, bound, key=key, dtype=dtype, backend=backend, device=device)
@@ -379,6 +383,7 @@ def kaiming_normal(
     ``gain = calculate_gain(nonlinearity, a)``; ``mode`` as in :func:`kaiming_uniform`.
     """
     shape = _shape("kaiming_normal", shape)
+    a = finite_float("init.kaiming_normal", "a", a)
     fan = _fan("kaiming_normal", shape, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(max(fan, 1))
     return normal(shape, 0.0, std, key=key, dtype=dtype, backend=backend, device=device)
@@ -403,6 +408,7 @@ def orthogonal(
     matrices (Saxe et al. 2014; Keras' ``Orthogonal``).
     """
     shape = _shape("orthogonal", shape)
+    gain = finite_float("init.orthogonal", "gain", gain)
     if len(shape) < 2:
         raise hd.ShapeError(f"init.orthogonal: shape must have at least 2 dimensions, got {shape}")
     rows, cols = math.prod(shape[:-1]), shape[-1]
@@ -413,3 +419,7 @@ def orthogonal(
         q = hd.matrix_transpose(q)
     q = hd.multiply(hd.reshape(q, shape), gain)
     return _finish(q, dtype, backend, device)
+
+
+# the public functions name themselves in the errors of the ones they call (calculate_gain...)
+check_public(globals(), __all__)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import hedera as hd
-from hedera.jit import inside_trace
+from hedera.jit import values_unreadable
 from hedera.typing import Array
 
 from .functional import _args
@@ -39,7 +39,9 @@ def _same_shape(
 
 
 def _class_axis(op: str, shape: tuple, axis: int) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+    if axis.__class__ is not int:
+        _args.integer(op, "axis", axis)  # a float, a str, a bool, None, an array: ArgumentTypeError
+    if not -len(shape) <= axis < len(shape):
         raise hd.InvalidAxisError(
             f"{op}: axis={axis!r} is out of range for input of shape {shape}; expected the class axis, "
             f"an integer in [{-len(shape)}, {len(shape) - 1}]"
@@ -100,7 +102,7 @@ def _class_nll(
     """
     _check_targets_shape(op, log_probs, targets, axis)
     classes = _args.shape_of(log_probs)[axis]
-    traced = inside_trace(hd.backend_of(log_probs), (log_probs, targets))
+    traced = values_unreadable(hd.backend_of(log_probs), (log_probs, targets))
     if not traced:
         try:
             low, high = _bounds(targets)
@@ -248,8 +250,7 @@ def cross_entropy(
     _check_ignore_index(op, ignore_index)
     shape = _args.shape_of(logits)
     axis = _class_axis(op, shape, axis)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise hd.InvalidArgumentError(f"{op}: label_smoothing must be in [0, 1], got {label_smoothing}")
+    label_smoothing = _args.unit_float(op, "label_smoothing", label_smoothing)
     log_probs = log_softmax(logits, axis=axis)
     if hd.isdtype(hd.dtype(targets), "integral"):
         loss, kept = _class_nll(op, log_probs, targets, axis, ignore_index, label_smoothing)
@@ -331,8 +332,8 @@ def huber(input: Array, target: Array, *, delta: float = 1.0, reduction: str = "
     op = "huber"
     _args.check_reduction(op, reduction)
     _same_shape(op, input, target)
-    if not delta > 0:
-        raise hd.InvalidArgumentError(f"{op}: delta must be positive, got {delta}")
+    if not (delta.__class__ is float and 0.0 < delta < _args._INF):
+        _args.finite_float(op, "delta", delta, minimum=0.0, exclusive_min=True)
     d = hd.subtract(input, target)
     a = hd.abs(d)
     quadratic = hd.multiply(hd.square(d), 0.5)

@@ -58,6 +58,7 @@ from typing import Any
 import hedera as hd
 from hedera import Container
 from hedera.errors import InvalidArgumentError, StateMismatchError, StructureError
+from hedera.helpers import explain_failure
 from hedera.typing import Array
 
 __all__ = ["Module", "ModuleList", "Sequential", "is_array"]
@@ -227,10 +228,14 @@ class Module:
         """Create the parameters from the first call's inputs (layers with lazy shapes override it)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not self.built:
-            self.build(*args, **kwargs)
-            self.built = True
-        return self.forward(*args, **kwargs)
+        try:
+            if not self.built:
+                self.build(*args, **kwargs)
+                self.built = True
+            return self.forward(*args, **kwargs)
+        except Exception as e:  # free until it raises: then name the layer and the argument
+            explain_failure(self.forward, type(self).__name__, e, args, kwargs)
+            raise
 
     def initialize(self, *example_args: Any, **example_kwargs: Any) -> Module:
         """Build every lazy layer by running the model once on example inputs, in evaluation mode.

@@ -24,6 +24,7 @@ smooth in the anchor and sample points away from coincident points.
 from __future__ import annotations
 
 import hedera as hd
+from hedera.helpers import integer
 
 from ._helpers import Array, broadcast_batch, check_min_ndim, safe_log, safe_sqrt
 
@@ -33,7 +34,9 @@ _ORDERS = (1, 2, 3)
 
 
 def _check_order(order: int) -> None:
-    if isinstance(order, bool) or order not in _ORDERS:
+    if order.__class__ is not int:
+        integer("spline", "order", order)  # a float, a bool, a str, an array: a TypeError
+    if order not in _ORDERS:
         raise hd.InvalidArgumentError(
             f"order: expected 1 (linear, r), 2 (thin-plate, r^2 log r) or 3 (cubic, r^3), got {order!r}"
         )

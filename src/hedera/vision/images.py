@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import hedera as hd
+from hedera.helpers import integer
 
 from ._helpers import Array, broadcast_shapes, check_floating, check_image, check_last_dim, safe_divide
 
@@ -129,7 +130,9 @@ def weighted_image_smooth(mean: Array, variance: Array, kernel_size: int) -> tup
     check_image(mean, "mean")
     check_image(variance, "variance")
     check_floating(mean, "mean")
-    if not isinstance(kernel_size, int) or kernel_size < 1 or kernel_size % 2 == 0:
+    if kernel_size.__class__ is not int:
+        integer("weighted_image_smooth", "kernel_size", kernel_size)  # a float, a bool...: a TypeError
+    if kernel_size < 1 or kernel_size % 2 == 0:
         raise hd.InvalidArgumentError(f"kernel_size: expected an odd int >= 1, got {kernel_size!r}")
     weight = 1.0 / variance
     weight_sum = _window_sum(weight, kernel_size)
@@ -184,7 +187,9 @@ def pad_omni_image(image: Array, pad_size: int) -> Array:
     """
     check_image(image, "image")
     height, width = tuple(image.shape)[-3:-1]
-    if not isinstance(pad_size, int) or not 0 <= pad_size <= height:
+    if pad_size.__class__ is not int:
+        integer("pad_omni_image", "pad_size", pad_size)
+    if not 0 <= pad_size <= height:
         raise hd.InvalidArgumentError(f"pad_size: expected an int in [0, {height}], got {pad_size!r}")
     if width % 2:
         raise hd.ShapeError(

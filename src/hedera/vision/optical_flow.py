@@ -14,6 +14,7 @@ appears in image 2.
 from __future__ import annotations
 
 import hedera as hd
+from hedera.helpers import integer
 
 from ._helpers import (
     Array,
@@ -130,7 +131,9 @@ def pixel_cost_volume(image1: Array, image2: Array, search_range: int) -> Array:
     check_image(image1, "image1")
     check_image(image2, "image2")
     check_floating(image1, "image1")
-    if not isinstance(search_range, int) or search_range < 0:
+    if search_range.__class__ is not int:
+        integer("pixel_cost_volume", "search_range", search_range)
+    if search_range < 0:
         raise hd.InvalidArgumentError(f"search_range: expected an int >= 0, got {search_range!r}")
     r = search_range
     height, width = tuple(image2.shape)[-3:-1]

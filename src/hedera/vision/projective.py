@@ -38,6 +38,7 @@ from typing import Any
 
 import hedera as hd
 import hedera.mech as mech
+from hedera.helpers import finite_float
 
 from ._helpers import (
     Array,
@@ -391,6 +392,10 @@ def sphere_to_world_coords(sphere_coords: Array, inv_ext_mat: Array) -> Array:
     return cam_to_world_coords(sphere_to_cam_coords(sphere_coords), inv_ext_mat)
 
 
+def _pixels_per_degree(op: str, value: Any) -> float:
+    return finite_float(op, "pixels_per_degree", value, minimum=0.0, exclusive_min=True)  # type: ignore[return-value]
+
+
 def sphere_to_angular_pixel_coords(sphere_coords: Array, pixels_per_degree: float) -> Array:
     """Angular pixel coordinates with radius ``(u, v, r)`` ``(..., 3)`` of sphere coordinates ``(..., 3)``.
 
@@ -400,7 +405,7 @@ def sphere_to_angular_pixel_coords(sphere_coords: Array, pixels_per_degree: floa
     docstring); the radius is passed through.
     """
     check_last_dim(sphere_coords, 3, "sphere_coords", "sphere coordinates")
-    scale = 180.0 / math.pi * pixels_per_degree
+    scale = 180.0 / math.pi * _pixels_per_degree("sphere_to_angular_pixel_coords", pixels_per_degree)
     u = (sphere_coords[..., 0:1] + math.pi) * scale - 0.5
     v = sphere_coords[..., 1:2] * scale - 0.5
     return hd.concat([u, v, sphere_coords[..., 2:3]], axis=-1)
@@ -413,7 +418,7 @@ def angular_pixel_to_sphere_coords(angular_pixel_coords: Array, pixels_per_degre
     degrees, ``inclination = (v + 0.5) / ppd`` degrees (returned in radians).
     """
     check_last_dim(angular_pixel_coords, 3, "angular_pixel_coords", "angular pixel coordinates")
-    scale = math.pi / 180.0 / pixels_per_degree
+    scale = math.pi / 180.0 / _pixels_per_degree("angular_pixel_to_sphere_coords", pixels_per_degree)
     azimuth = (angular_pixel_coords[..., 0:1] + 0.5) * scale - math.pi
     inclination = (angular_pixel_coords[..., 1:2] + 0.5) * scale
     return hd.concat([azimuth, inclination, angular_pixel_coords[..., 2:3]], axis=-1)

@@ -15,6 +15,7 @@ import math
 from typing import Any, NamedTuple
 
 import hedera as hd
+from hedera.helpers import finite_float
 
 from ._helpers import (
     Array,
@@ -110,6 +111,8 @@ def quantize_to_image(
     check_last_dim(ds_pixel_coords, 3, "ds_pixel_coords", "homogeneous pixel-depth coordinates")
     check_floating(ds_pixel_coords, "ds_pixel_coords")
     height, width = check_image_dims(image_dims)
+    fill_depth = finite_float("quantize_to_image", "fill_depth", fill_depth)
+    fill_features = finite_float("quantize_to_image", "fill_features", fill_features)
     batch = tuple(ds_pixel_coords.shape)[:-2]
     n_points = tuple(ds_pixel_coords.shape)[-2]
     if features is not None:

@@ -13,6 +13,7 @@ first, then any point dimensions ``S``). Float32 or float64, differentiable.
 from __future__ import annotations
 
 import hedera as hd
+from hedera.helpers import one_of
 
 from ._helpers import (
     Array,
@@ -203,8 +204,7 @@ def triangulate_points(
     check_last_dim(pixel_coords2, 2, "pixel_coords2", "pixel coordinates")
     check_matrix(full_mat1, ((3, 4),), "full_mat1", "a full projection matrix")
     check_matrix(full_mat2, ((3, 4),), "full_mat2", "a full projection matrix")
-    if method not in _METHODS:
-        raise hd.InvalidArgumentError(f"method: expected 'dlt' or 'cmp', got {method!r}")
+    one_of("triangulate_points", "method", method, tuple(_METHODS))
     return _METHODS[method](pixel_coords1, pixel_coords2, full_mat1, full_mat2)
 
 

@@ -34,6 +34,7 @@ import math as _math
 
 import numpy as _np
 
+from ..._api import DTYPE_NAMES
 from .. import _common
 from . import fft, linalg
 from ._core import all_devices as _all_devices
@@ -78,10 +79,6 @@ nan = _math.nan
 pi = _math.pi
 newaxis = None
 
-_DTYPE_NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
-)  # fmt: skip
 _WIDE_NAMES = ("int64", "uint64", "float64", "complex128")
 
 
@@ -105,7 +102,7 @@ class _JaxNamespaceInfo(_common.NamespaceInfo):
 
 
 _INFO = _JaxNamespaceInfo(
-    native_dtypes={n: _np.dtype(n) for n in _DTYPE_NAMES},
+    native_dtypes={n: _np.dtype(n) for n in DTYPE_NAMES},
     default_dtypes={},
     devices=_all_devices,
     default_device=_default_device,

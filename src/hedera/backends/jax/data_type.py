@@ -6,11 +6,12 @@ import jax.numpy as jnp
 from jax import lax
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
-from .._common import finfo_of, iinfo_of
+from .._common import finfo_of, iinfo_of, memoized_can_cast, memoized_info
 from ._core import dtype_unchecked, native_device, native_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -37,41 +38,11 @@ def _dtype_arg(value):
     return value.dtype if hasattr(value, "shape") and hasattr(value, "dtype") else value
 
 
-def _key(dtype):
-    """A dtype as a cache key: hedera dtypes by name (their hash runs in Python), others as they are."""
-    return dtype.name if type(dtype) is _hd.DType else dtype
-
-
-# answers by argument: the dtype lattice and limits never change
-_CAN_CAST: dict = {}
-_FINFO: dict = {}
-
-
-def can_cast(from_, to, /):
-    from_ = _dtype_arg(from_)
-    key = (_key(from_), _key(to))
-    try:
-        return _CAN_CAST[key]
-    except KeyError:
-        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
-        return out
-    except TypeError:  # an unhashable argument: answered (and rejected) without the cache
-        return _hd.can_cast(from_, to)
-
-
-def finfo(type, /):
-    dtype = _dtype_arg(type)
-    try:
-        return _FINFO[_key(dtype)]
-    except KeyError:
-        out = _FINFO[_key(dtype)] = finfo_of(jnp.finfo(dtype_unchecked(dtype)))  # Python float fields
-        return out
-    except TypeError:
-        return finfo_of(jnp.finfo(dtype_unchecked(dtype)))
-
-
-def iinfo(type, /):
-    return iinfo_of(jnp.iinfo(dtype_unchecked(_dtype_arg(type))))
+can_cast = memoized_can_cast(_dtype_arg)
+finfo = memoized_info(
+    "finfo", _dtype_arg, lambda dt: finfo_of(jnp.finfo(dtype_unchecked(dt)))
+)  # Python floats
+iinfo = memoized_info("iinfo", _dtype_arg, lambda dt: iinfo_of(jnp.iinfo(dtype_unchecked(dt))))
 
 
 def isdtype(dtype, kind):

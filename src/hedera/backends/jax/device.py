@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import jax
 
+from ..._api import names_in
 from .._common import device_string
 from ._core import default_device, device_kind_index, native_device
 
-__all__ = ["device", "to_device"]
+__all__ = names_in("device")  # the API table's device rows
 
 _SPELLING: dict[object, str] = {}
 

@@ -22,13 +22,19 @@ def take(x, indices, /, *, axis=None):
         if x.ndim != 1:
             raise InvalidArgumentError("take: axis must be given for arrays of more than one dimension")
         axis = 0
-    check_integer_indices("take", "indices", indices)  # jnp.take casts booleans
+    if getattr(getattr(indices, "dtype", None), "kind", None) not in _INTEGER_KINDS:
+        check_integer_indices("take", "indices", indices)  # jnp.take casts booleans
     return jnp.take(x, indices, axis=axis)
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
-    check_integer_indices("take_along_axis", "indices", indices)
+    if getattr(getattr(indices, "dtype", None), "kind", None) not in _INTEGER_KINDS:
+        check_integer_indices("take_along_axis", "indices", indices)
     return jnp.take_along_axis(x, indices, axis=axis)
+
+
+# the common case of the index checks: a NumPy dtype's kind (~0.1 us; the general check ~0.4 us)
+_INTEGER_KINDS = ("i", "u")
 
 
 def index_get(x, index, /):

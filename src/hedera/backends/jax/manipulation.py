@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from ..._api import names_in
+from ..._diagnose import check_kinds
 from .._common import check_integer_indices
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 broadcast_to = jnp.broadcast_to
 concat = jnp.concat
@@ -18,7 +17,14 @@ flip = jnp.flip
 moveaxis = jnp.moveaxis
 permute_dims = jnp.permute_dims
 reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=True is moot
-roll = jnp.roll
+
+
+def roll(x, /, shift, *, axis=None):
+    if shift.__class__ is not int or (axis is not None and axis.__class__ is not int):
+        check_kinds("roll", {"shift": shift, "axis": axis})  # jnp.roll takes a float or an array shift
+    return jnp.roll(x, shift, axis=axis)
+
+
 squeeze = jnp.squeeze
 stack = jnp.stack
 tile = jnp.tile

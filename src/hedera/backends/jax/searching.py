@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from ..._api import names_in
 from .._common import check_integer_indices
 from ._core import default_int
 
-__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+__all__ = names_in("searching")  # the API table's searching rows
 
 argmax = jnp.argmax
 argmin = jnp.argmin

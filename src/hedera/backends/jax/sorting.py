@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-__all__ = ["argsort", "sort"]
+from ..._api import names_in
+
+__all__ = names_in("sorting")  # the API table's sorting rows
 
 argsort = jnp.argsort
 sort = jnp.sort

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from ..._api import names_in
 from ._core import default_int, default_uint, native_dtype
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 max = jnp.max
 min = jnp.min

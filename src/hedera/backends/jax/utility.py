@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-__all__ = ["all", "any", "diff"]
+from ..._api import names_in
+
+__all__ = names_in("utility")  # the API table's utility rows
 
 
 def _truth(x):

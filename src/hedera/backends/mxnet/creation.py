@@ -12,13 +12,11 @@ import mxnet as mx
 import numpy as np
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from ._core import MX_DTYPES, check_numpy_dtype, native_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 _mnp = mx.np
 

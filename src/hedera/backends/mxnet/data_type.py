@@ -6,11 +6,12 @@ import mxnet as mx
 import numpy as np
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
 from .._common import finfo_of, iinfo_of
 from ._core import MX_DTYPES, native_device, native_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

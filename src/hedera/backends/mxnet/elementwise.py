@@ -16,20 +16,12 @@ from __future__ import annotations
 import mxnet as mx
 import numpy as np
 
+from ..._api import names_in
 from .._common import normalize_axis
 from ..numpy import elementwise as _ref
 from ._core import host
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 _mnp = mx.np
 FLOATS = frozenset(np.dtype(n) for n in ("float16", "float32", "float64"))  # x.dtype is an np.dtype

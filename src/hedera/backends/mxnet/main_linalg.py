@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import mxnet as mx
 
+from ..._api import names_in
 from ..numpy import main_linalg as _ref
 from ._core import host
 from .elementwise import native_ok
 from .statistical import sum as _sum
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 _mnp = mx.np
 _matmul = host(_ref.matmul, "matmul")

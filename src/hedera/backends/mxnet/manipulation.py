@@ -5,16 +5,14 @@ from __future__ import annotations
 import mxnet as mx
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from ..numpy import manipulation as _ref
 from ._core import host
 from .data_type import result_type
 from .elementwise import MAX_NDIM, axes, native_ok
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 _mnp = mx.np
 

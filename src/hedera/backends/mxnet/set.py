@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..._api import names_in
 from ..numpy import set as _ref
 from ._core import host
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = names_in("set")  # the API table's set rows
 
 isin = host(_ref.isin, "isin")
 unique_all = host(_ref.unique_all, "unique_all")

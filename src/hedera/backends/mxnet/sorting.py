@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import mxnet as mx
 
+from ..._api import names_in
 from .._common import normalize_axis
 from ..numpy import sorting as _ref
 from ._core import host
 from .elementwise import native_ok
 
-__all__ = ["argsort", "sort"]
+__all__ = names_in("sorting")  # the API table's sorting rows
 
 argsort = host(_ref.argsort, "argsort")
 _sort = host(_ref.sort, "sort")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import mxnet as mx
 
+from ..._api import names_in
 from ..numpy import utility as _ref
 from ._core import host
 from .elementwise import axes, native_ok
 
-__all__ = ["all", "any", "diff"]
+__all__ = names_in("utility")  # the API table's utility rows
 
 _mnp = mx.np
 

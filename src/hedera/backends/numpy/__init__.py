@@ -10,6 +10,7 @@ import math as _math
 
 import numpy as _np
 
+from ..._api import DTYPE_NAMES
 from .. import _common
 from . import fft, linalg
 from .creation import *
@@ -49,24 +50,7 @@ pi = _math.pi
 newaxis = None
 
 _INFO = _common.NamespaceInfo(
-    native_dtypes={
-        n: _np.dtype(n)
-        for n in (
-            "bool",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "float32",
-            "float64",
-            "complex64",
-            "complex128",
-        )
-    },
+    native_dtypes={n: _np.dtype(n) for n in DTYPE_NAMES},
     default_dtypes={
         "real floating": float64,
         "complex floating": complex128,

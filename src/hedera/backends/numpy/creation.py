@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_fill_value
+from .._common import check_fill_value, native_common_case
 from ._core import check_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
+@native_common_case(np.arange, 1)
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     if dtype is None and device is None:  # the common case: nothing to check or convert
         return np.arange(start, stop, step)
@@ -43,6 +42,7 @@ def _check_ints_fit(obj, dt):
             check_fill_value("asarray", v, dt, "obj")
 
 
+@native_common_case(np.empty, 1)
 def empty(shape, *, dtype=None, device=None):
     if dtype is None and device is None:
         return np.empty(shape)
@@ -50,11 +50,13 @@ def empty(shape, *, dtype=None, device=None):
     return np.empty(shape, dtype=native_dtype(dtype) or np.float64)
 
 
+@native_common_case(np.empty_like, 1)
 def empty_like(x, /, *, dtype=None, device=None):
     check_device(device)
     return np.empty_like(x, dtype=native_dtype(dtype))
 
 
+@native_common_case(np.eye, (1, 2))
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     if dtype is None and device is None:
         return np.eye(n_rows, n_cols, k)
@@ -71,6 +73,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
             raise
         out = np.asarray(x)
     return out.copy() if copy else out
+
+
+if np.lib.NumpyVersion(np.__version__) >= "1.25.0":  # (older ones cannot import bool arrays: above)
+    from_dlpack = native_common_case(np.from_dlpack, 1)(from_dlpack)
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
@@ -107,6 +113,7 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(np.meshgrid(*arrays, indexing=indexing))
 
 
+@native_common_case(np.ones, 1)
 def ones(shape, *, dtype=None, device=None):
     if dtype is None and device is None:
         return np.ones(shape)
@@ -114,6 +121,7 @@ def ones(shape, *, dtype=None, device=None):
     return np.ones(shape, dtype=native_dtype(dtype) or np.float64)
 
 
+@native_common_case(np.ones_like, 1)
 def ones_like(x, /, *, dtype=None, device=None):
     check_device(device)
     return np.ones_like(x, dtype=native_dtype(dtype))
@@ -134,6 +142,7 @@ def _check_matrices(fname, x):
         raise ShapeError(f"{fname}: x must have at least two dimensions, got shape {np.shape(x)}")
 
 
+@native_common_case(np.zeros, 1)
 def zeros(shape, *, dtype=None, device=None):
     if dtype is None and device is None:
         return np.zeros(shape)
@@ -141,6 +150,7 @@ def zeros(shape, *, dtype=None, device=None):
     return np.zeros(shape, dtype=native_dtype(dtype) or np.float64)
 
 
+@native_common_case(np.zeros_like, 1)
 def zeros_like(x, /, *, dtype=None, device=None):
     check_device(device)
     return np.zeros_like(x, dtype=native_dtype(dtype))

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
-from .._common import finfo_of, iinfo_of
+from .._common import finfo_of, iinfo_of, memoized_can_cast, memoized_info
 from ._core import check_device, native_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 _COMPLEX = frozenset({np.dtype(np.complex64), np.dtype(np.complex128)})
@@ -32,54 +33,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.astype(dt, copy=False)
 
 
-def _dtype_of(value):
-    # an array's dtype, else value itself (np.dtype objects have a .shape too, so test the type)
-    return value.dtype if isinstance(value, (np.ndarray, np.generic)) else value
-
-
-def _key(dtype):
-    """A dtype as a cache key: hedera dtypes by name (their hash runs in Python), others as they are."""
-    return dtype.name if type(dtype) is _hd.DType else dtype
-
-
-# answers by argument: the dtype lattice and limits never change
-_CAN_CAST: dict = {}
-_FINFO: dict = {}
-_IINFO: dict = {}
-
-
-def can_cast(from_, to, /):
-    from_ = _dtype_of(from_)
-    key = (_key(from_), _key(to))
-    try:
-        return _CAN_CAST[key]
-    except KeyError:
-        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
-        return out
-    except TypeError:  # an unhashable argument: answered (and rejected) without the cache
-        return _hd.can_cast(from_, to)
-
-
-def finfo(type, /):
-    dtype = _dtype_of(type)
-    try:
-        return _FINFO[_key(dtype)]
-    except KeyError:
-        out = _FINFO[_key(dtype)] = finfo_of(np.finfo(native_dtype(dtype)))  # Python float fields
-        return out
-    except TypeError:
-        return finfo_of(np.finfo(native_dtype(dtype)))
-
-
-def iinfo(type, /):
-    dtype = _dtype_of(type)
-    try:
-        return _IINFO[_key(dtype)]
-    except KeyError:
-        out = _IINFO[_key(dtype)] = iinfo_of(np.iinfo(native_dtype(dtype)))
-        return out
-    except TypeError:
-        return iinfo_of(np.iinfo(native_dtype(dtype)))
+# an array (or NumPy scalar) stands for its dtype (np.dtype objects have a .shape too: test the type)
+_ARRAYS = (np.ndarray, np.generic)
+can_cast = memoized_can_cast(_ARRAYS)
+finfo = memoized_info("finfo", _ARRAYS, lambda dt: finfo_of(np.finfo(native_dtype(dt))))  # Python floats
+iinfo = memoized_info("iinfo", _ARRAYS, lambda dt: iinfo_of(np.iinfo(native_dtype(dt))))
 
 
 def isdtype(dtype, kind):

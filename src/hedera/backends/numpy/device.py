@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..._api import names_in
 from ._core import check_device
 
-__all__ = ["device", "to_device"]
+__all__ = names_in("device")  # the API table's device rows
 
 
 def device(x, /):

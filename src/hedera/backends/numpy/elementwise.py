@@ -10,16 +10,10 @@ import math
 
 import numpy as np
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+from ..._api import names_in
+from .._common import native_common_case
+
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 abs = np.abs
 acos = np.arccos
@@ -127,8 +121,13 @@ if _VALUE_BASED:  # numpy < 2 gives acosh(+-0 + NaN j) = NaN + NaN j; the standa
         globals()[_name] = _by_dtype(globals()[_name])
 
 
+#: the real dtypes (NumPy's own dtype objects, native byte order), for which the shims below are NumPy's
+#: own function (the C front calls it directly there)
+_REAL_DTYPES = tuple(np.dtype(t) for t in "?bhilqBHILQefdg")
+
 _floor_divide = floor_divide
 _count_nonzero = np.count_nonzero
+_isinf = np.isinf
 
 
 def _has_infinity(x) -> bool:
@@ -139,7 +138,12 @@ def _has_infinity(x) -> bool:
 def floor_divide(x1, x2, /):
     """``floor(x1 / x2)``, with the standard's special cases (``inf // 2`` is inf, ``-1 // inf`` is -0)."""
     out = _floor_divide(x1, x2)
-    if out.dtype.kind != "f" or not (_has_infinity(x1) or _has_infinity(x2)):
+    if out.dtype.kind != "f":
+        return out
+    if type(x1) is np.ndarray and type(x2) is np.ndarray:  # the common case, without the calls
+        if not (_count_nonzero(_isinf(x1)) or _count_nonzero(_isinf(x2))):
+            return out
+    elif not (_has_infinity(x1) or _has_infinity(x2)):
         return out
     # NumPy follows Python where exactly one operand is infinite (NaN for inf // 2, -1 for -1 // inf);
     # there x1 / x2 is the standard's result, sign included
@@ -164,6 +168,7 @@ def pow(x1, x2, /):
     return np.where(np.equal(x1, -np.inf), np.inf, np.abs(out)).astype(out.dtype, copy=False)
 
 
+@native_common_case(np.tanh, 1, _REAL_DTYPES)
 def tanh(x, /):
     """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
     out = np.tanh(x)
@@ -210,6 +215,7 @@ def clip(x, /, min=None, max=None):
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
+@native_common_case(np.expm1, 1, _REAL_DTYPES)
 def expm1(x, /):
     if type(x) is np.ndarray and x.dtype.kind != "c":  # the common case, without np.iscomplexobj
         return np.expm1(x)
@@ -238,4 +244,4 @@ def _sign(x, /):
     return out
 
 
-sign = _complex_sign if _VALUE_BASED else _sign
+sign = native_common_case(np.sign, 1, _REAL_DTYPES)(_complex_sign if _VALUE_BASED else _sign)

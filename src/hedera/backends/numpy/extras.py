@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
 from ._core import native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
-__all__ = [
-    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
-    "pad", "scatter_nd", "split", "to_numpy", "top_k",
-]  # fmt: skip
+__all__ = names_in("extra")  # the API table's extra rows
 
 cumsum = cumulative_sum
 cumprod = cumulative_prod

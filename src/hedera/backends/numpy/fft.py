@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import DtypeError
+from .._common import native_common_case
 from ._core import check_device, native_dtype
 
-__all__ = [
-    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
-    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
-]  # fmt: skip
+__all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
 _COMPLEX_OF = {np.dtype("float32"): np.complex64, np.dtype("complex64"): np.complex64}
 _REAL_OF = {np.dtype("float32"): np.float32, np.dtype("complex64"): np.float32}
@@ -74,11 +73,13 @@ def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _complex(x, np.fft.ihfft(_real_input("ihfft", x), n=n, axis=axis, norm=norm))
 
 
+@native_common_case(np.fft.fftfreq, 1)
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     check_device(device)
     return np.fft.fftfreq(n, d=d).astype(native_dtype(dtype) or np.float64, copy=False)
 
 
+@native_common_case(np.fft.rfftfreq, 1)
 def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     check_device(device)
     return np.fft.rfftfreq(n, d=d).astype(native_dtype(dtype) or np.float64, copy=False)

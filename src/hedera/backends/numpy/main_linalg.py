@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+from ..._api import names_in
+
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 matmul = np.matmul
 

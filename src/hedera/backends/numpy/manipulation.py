@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
+from ..._diagnose import check_kinds
 from ...errors import InvalidArgumentError
-from .._common import check_integer_indices
+from .._common import check_integer_indices, native_common_case
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 broadcast_to = np.broadcast_to
 moveaxis = np.moveaxis
@@ -20,18 +19,22 @@ def broadcast_arrays(*arrays):
     return tuple(np.broadcast_arrays(*arrays))
 
 
+@native_common_case(np.concatenate, 1, forwarded=("axis",))
 def concat(arrays, /, *, axis=0):
     return np.concatenate(arrays, axis=axis)
 
 
+@native_common_case(np.expand_dims, 1, forwarded=("axis",))
 def expand_dims(x, /, axis):
     return np.expand_dims(x, axis)
 
 
+@native_common_case(np.flip, 1, forwarded=("axis",))
 def flip(x, /, *, axis=None):
     return np.flip(x, axis=axis)
 
 
+@native_common_case(np.transpose, 1, forwarded=("axes",))
 def permute_dims(x, /, axes):
     return np.transpose(x, axes)
 
@@ -51,9 +54,12 @@ def reshape(x, /, shape, *, copy=None):
 
 
 def roll(x, /, shift, *, axis=None):
+    if shift.__class__ is not int or (axis is not None and axis.__class__ is not int):
+        check_kinds("roll", {"shift": shift, "axis": axis})  # np.roll takes a float or an array shift
     return np.roll(x, shift, axis=axis)
 
 
+@native_common_case(np.squeeze, 1, forwarded=("axis",))
 def squeeze(x, /, axis):
     return np.squeeze(x, axis=axis)
 

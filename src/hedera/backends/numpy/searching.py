@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from ...errors import ShapeError
-from .._common import check_integer_indices
+from .._common import check_integer_indices, native_common_case
 from .elementwise import _VALUE_BASED, _standard_operands
 
-__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+__all__ = names_in("searching")  # the API table's searching rows
 
 where = np.where
 if _VALUE_BASED:  # numpy < 2 promotes by value (see elementwise.py)
@@ -44,6 +45,7 @@ def nonzero(x, /):
     return tuple(np.nonzero(x))
 
 
+@native_common_case(np.searchsorted, 2, forwarded=("side",))
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     check_integer_indices("searchsorted", "sorter", sorter)
     return np.searchsorted(x1, x2, side=side, sorter=sorter)

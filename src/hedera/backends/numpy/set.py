@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = names_in("set")  # the API table's set rows
 
 
 def isin(x1, x2, /, *, invert=False):

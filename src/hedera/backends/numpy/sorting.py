@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["argsort", "sort"]
+from ..._api import names_in
+
+__all__ = names_in("sorting")  # the API table's sorting rows
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):

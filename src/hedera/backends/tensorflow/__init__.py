@@ -31,6 +31,7 @@ import math as _math
 
 import tensorflow as _tf
 
+from ..._api import DTYPE_NAMES
 from .. import _common
 from . import fft, linalg
 from ._core import DEFAULT_FLOAT as _DEFAULT_FLOAT
@@ -83,24 +84,7 @@ def _default_device() -> str:
 
 
 _INFO = _common.NamespaceInfo(
-    native_dtypes={
-        n: getattr(_tf, n)
-        for n in (
-            "bool",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "float32",
-            "float64",
-            "complex64",
-            "complex128",
-        )
-    },
+    native_dtypes={n: getattr(_tf, n) for n in DTYPE_NAMES},
     default_dtypes={
         "real floating": _DEFAULT_FLOAT,
         "complex floating": complex64,

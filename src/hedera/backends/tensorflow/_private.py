@@ -6,9 +6,14 @@ the backend uses the public API instead (slower, or without a convenience) and
 :data:`FALLBACKS` names what fell back (``tests/backends/test_tensorflow_private.py`` requires it
 to be empty on the pinned TensorFlow).
 
-* ``gen_math_ops``, ``gen_bitwise_ops``: the generated op functions (``gen_math_ops.add_v2``),
-  which skip ``tf.math``'s name scopes and conversions. Fallback: the same ops through the public
-  ``tf.raw_ops`` (:class:`RawOps`).
+* ``gen_math_ops``, ``gen_bitwise_ops``, ``gen_array_ops``, ``gen_linalg_ops``,
+  ``gen_spectral_ops``: the generated op functions (``gen_math_ops.add_v2``), which skip
+  ``tf.math``'s name scopes, conversions and dispatch decorators (1-3 us a call of TF's public
+  functions, against a 5-20 us eager op).
+  Fallback: the same ops through the public ``tf.raw_ops`` (:class:`RawOps`).
+* ``special_math_ops._einsum_v2_parse_and_resolve_equation``: how ``tf.einsum`` completes an
+  equation for its op (the implicit output, ellipses), cached per equation and shapes by
+  ``extras.einsum``. Fallback: None, and ``tf.einsum`` itself runs (its Python on every call).
 * ``dtypes._ANY_TO_TF``: ``tf.as_dtype``'s lookup table, taught hedera's dtype objects
   (:func:`register_dtype_spellings`). Fallback: none needed (``tf.bfloat16 == hd.bfloat16`` is
   then False; hedera converts its dtypes itself everywhere).
@@ -40,9 +45,13 @@ __all__ = [
     "EagerTensor",
     "RawOps",
     "eager_context",
+    "einsum_resolve",
     "exclude_from_autograph",
+    "gen_array_ops",
     "gen_bitwise_ops",
+    "gen_linalg_ops",
     "gen_math_ops",
+    "gen_spectral_ops",
 ]
 
 #: the private names this TensorFlow lacks, each replaced by its public fallback
@@ -54,7 +63,8 @@ class RawOps:
     (``tf.raw_ops.AddV2(x=x, y=y)``), whose ops take keyword arguments only."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        op = getattr(tf.raw_ops, "".join(part.capitalize() for part in name.strip("_").split("_")))
+        spelled = "".join(part.capitalize() for part in name.strip("_").split("_"))
+        op = getattr(tf.raw_ops, spelled, None) or getattr(tf.raw_ops, name.strip("_").upper())  # (RFFT)
         params = list(inspect.signature(op).parameters)
 
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -66,10 +76,18 @@ class RawOps:
 
 
 try:
-    from tensorflow.python.ops import gen_bitwise_ops, gen_math_ops
+    from tensorflow.python.ops import (
+        gen_array_ops,
+        gen_bitwise_ops,
+        gen_linalg_ops,
+        gen_math_ops,
+        gen_spectral_ops,
+    )
 except ImportError:
-    gen_math_ops = gen_bitwise_ops = RawOps()  # type: ignore[assignment]
-    FALLBACKS.append("tensorflow.python.ops.gen_math_ops, gen_bitwise_ops")
+    gen_math_ops = gen_bitwise_ops = gen_array_ops = gen_linalg_ops = gen_spectral_ops = RawOps()  # type: ignore[assignment]
+    FALLBACKS.append(
+        "tensorflow.python.ops.gen_math_ops, gen_bitwise_ops, gen_array_ops, gen_linalg_ops, ..."
+    )
 
 
 try:
@@ -88,6 +106,15 @@ except ImportError:
 
     class EagerTensor:  # type: ignore[no-redef]
         """Stands for the class of eager tensors where TensorFlow does not name it: no tensor is one."""
+
+
+try:
+    from tensorflow.python.ops.special_math_ops import (
+        _einsum_v2_parse_and_resolve_equation as einsum_resolve,
+    )
+except ImportError:
+    FALLBACKS.append("tensorflow.python.ops.special_math_ops._einsum_v2_parse_and_resolve_equation")
+    einsum_resolve = None
 
 
 #: ``() -> the eager context`` (``.executing_eagerly()``, ``.device_name``), or None without it

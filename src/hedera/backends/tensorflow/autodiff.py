@@ -20,12 +20,17 @@ Flat inputs, as described in ``hedera/backends/numpy/autodiff.py``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import optree
 import tensorflow as tf
 
+from ..._dispatch import backend_name_if_cached
+from ...container import Container
 from ...errors import UnsupportedError
+from ...tree import NAMESPACE as TREE_NAMESPACE
 from ._private import exclude_from_autograph
 
 AUTODIFF = True
@@ -147,12 +152,18 @@ stop_gradient = tf.stop_gradient
 
 
 def jit(
-    f: Callable, static_argnums: tuple[int, ...], static_argnames: tuple[str, ...], **options: Any
+    f: Callable,
+    static_argnums: tuple[int, ...],
+    static_argnames: tuple[str, ...],
+    donate_argnums: tuple[int, ...] = (),
+    **options: Any,
 ) -> Callable:
     """``tf.function(f, **options)`` (``jit_compile=True`` compiles with XLA).
 
     Static arguments need no declaration: ``tf.function`` retraces for each new
     value of a Python (non-tensor) argument, so those are static by nature.
+    ``donate_argnums``: those positional arguments live in ``tf.Variable``s updated in
+    place (:class:`DonatingFunction`).
     """
     if getattr(f, "__hedera_transform__", False):
         # hd.grad(g) & co: AutoGraph converts the top-level function whatever its module; give it
@@ -162,7 +173,157 @@ def jit(
         def f(*args: Any, **kwargs: Any) -> Any:
             return transform(*args, **kwargs)
 
+    if donate_argnums:
+        return DonatingFunction(f, donate_argnums, options)
     return tf.function(f, **options)
+
+
+def _quick_leaves(tree: Any, out: list) -> bool:
+    """Append the leaves of ``tree`` to ``out`` in optree's order, if it is made of Containers,
+    lists, tuples, None and arrays only (the per-call check of :class:`DonatingFunction`: a
+    Python walk, several times cheaper than optree's calls back into ``Container``); False for
+    any other node (a dict, whose keys optree sorts; a namedtuple...), which optree then walks.
+    """
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        t = type(node)
+        if t is Container:
+            stack += reversed(node._data.values())
+        elif t is list or t is tuple:
+            stack += reversed(node)
+        elif backend_name_if_cached(t) is not None:
+            out.append(node)
+        elif node is not None:
+            return False
+    return True
+
+
+class DonatingFunction:
+    """``hd.jit(f, donate_argnums=...)`` on TensorFlow: the donated arguments kept in ``tf.Variable``s.
+
+    Keras' way with a model's weights, for any function: the arrays of the donated arguments
+    are copied into variables that the ``tf.function`` captures (not passed in), and an output
+    of ``f`` that has the structure, shapes and dtypes of a donated argument (``f`` returns
+    ``(params, opt_state, loss)`` for ``(params, opt_state, x, y)``) is assigned to that
+    argument's variables inside the function, in place; the call returns those variables in
+    its place. Passed back in at the next call, they are used as they are: no array of
+    theirs goes in or out of the function, which costs TensorFlow about a microsecond each
+    per call. Arrays that are not the variables (the first call, or other values) are
+    assigned to them first (new variables if the structure, a shape or a dtype changed).
+
+    As with jax's donation, the caller gives the donated arrays up: the variables a call
+    returned hold the next call's results after it. The output structure is fixed at the
+    first trace (``f``'s outputs may not change structure between traces of one set of
+    variables).
+    """
+
+    def __init__(self, f: Callable, donate_argnums: tuple[int, ...], options: dict[str, Any]) -> None:
+        self._f = f
+        self._donate = tuple(sorted(set(donate_argnums)))
+        self._options = options
+        self._variables: list[Any] = []
+        self._positions: list[int] = []  # the donated arguments of the calls the variables are for
+        self._treedefs: list[Any] = []  # of the donated arguments
+        self._specs: list[tuple] = []  # (shape, dtype) of every variable
+        self._function: Any = None  # the tf.function over the variables of _variables
+        self._layout: tuple | None = None  # (output treedef, {output leaf index: variable index})
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        n = len(args)
+        donated = [i for i in self._donate if i < n]
+        leaves: list[Any] = []
+        if not (
+            donated == self._positions
+            and all(_quick_leaves(args[i], leaves) for i in donated)
+            and len(leaves) == len(self._variables)
+            and all(map(operator.is_, leaves, self._variables))
+        ):
+            leaves, treedefs = [], []
+            for i in donated:
+                arg_leaves, treedef = optree.tree_flatten(args[i], namespace=TREE_NAMESPACE)
+                leaves += arg_leaves
+                treedefs.append(treedef)
+            self._adopt(donated, leaves, treedefs)
+        # the tf.function takes the other arguments only (each costs its call a signature check)
+        rest = [a for i, a in enumerate(args) if i not in donated]
+        returned = iter(self._function(*rest, **kwargs))
+        treedef, slots = self._layout  # type: ignore[misc]
+        variables = self._variables
+        return treedef.unflatten(
+            [variables[slots[k]] if k in slots else next(returned) for k in range(treedef.num_leaves)]
+        )
+
+    def _adopt(self, positions: list[int], leaves: list, treedefs: list) -> None:
+        """Put the arrays ``leaves`` of the arguments at ``positions`` into the variables (made
+        anew if the positions, their structure or a shape or dtype changed)."""
+        specs = [(tuple(x.shape), tf.as_dtype(x.dtype)) for x in leaves]
+        if positions == self._positions and treedefs == self._treedefs and specs == self._specs:
+            for v, x in zip(self._variables, leaves, strict=True):
+                if v is not x:
+                    v.assign(x)
+            return
+        self._variables = [tf.Variable(x, trainable=False, shape=x.shape) for x in leaves]
+        self._positions, self._treedefs, self._specs, self._layout = positions, treedefs, specs, None
+        self._function = tf.function(self._traced, **self._options)
+
+    def _traced(self, *args: Any, **kwargs: Any) -> tuple:
+        """The body of the tf.function: ``f`` on the variables' values, the matching outputs assigned."""
+        args = list(args)
+        start = 0
+        for i, treedef in zip(self._positions, self._treedefs, strict=True):  # in increasing order
+            count = treedef.num_leaves
+            values = [v.value() for v in self._variables[start : start + count]]
+            args.insert(i, treedef.unflatten(values))
+            start += count
+        out = self._f(*args, **kwargs)
+        out_leaves, out_treedef = optree.tree_flatten(out, namespace=TREE_NAMESPACE)
+        slots = self._slots(out, out_treedef)
+        layout = (out_treedef, slots)
+        if self._layout is None:
+            self._layout = layout
+        elif layout != self._layout:
+            raise UnsupportedError(
+                "jit: with donate_argnums on tensorflow, the function's outputs must keep their "
+                "structure from one trace to the next"
+            )
+        for k, j in slots.items():
+            self._variables[j].assign(out_leaves[k])
+        return tuple(x for k, x in enumerate(out_leaves) if k not in slots)
+
+    def _slots(self, out: Any, out_treedef: Any) -> dict[int, int]:
+        """{output leaf index: variable index} for the outputs that replace a donated argument.
+
+        The top-level outputs (the elements of a returned tuple or list, else the output)
+        are matched in order: each donated argument takes the first output not yet taken that
+        has its structure, shapes and dtypes.
+        """
+        parts = list(out) if type(out) in (tuple, list) else [out]
+        offsets, k = [], 0
+        for part in parts:
+            offsets.append(k)
+            k += optree.tree_structure(part, namespace=TREE_NAMESPACE).num_leaves
+        if len(parts) == 1:
+            offsets = [0]
+        taken: set[int] = set()
+        slots: dict[int, int] = {}
+        start = 0
+        for treedef in self._treedefs:
+            count = treedef.num_leaves
+            specs = self._specs[start : start + count]
+            for j, part in enumerate(parts):
+                if j in taken:
+                    continue
+                part_leaves, part_def = optree.tree_flatten(part, namespace=TREE_NAMESPACE)
+                if (
+                    part_def == treedef
+                    and [(tuple(x.shape), tf.as_dtype(x.dtype)) for x in part_leaves] == specs
+                ):
+                    taken.add(j)
+                    slots.update({offsets[j] + m: start + m for m in range(count)})
+                    break
+            start += count
+        return slots
 
 
 def is_compiling() -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_fill_value
 from ._core import (
@@ -28,11 +29,9 @@ from ._core import (
     on_device,
     shape_list,
 )
+from ._private import EagerTensor, eager_context, gen_array_ops
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 # NumPy's default dtypes -> this backend's, for inferring the dtype of Python data
 _NUMPY_DEFAULTS = {np.dtype("float64"): DEFAULT_FLOAT, np.dtype("complex128"): DEFAULT_COMPLEX}
@@ -145,6 +144,12 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     """The ``n_rows x n_cols`` matrix with ones on diagonal ``k`` (above the main one for ``k > 0``)."""
     n_cols = n_rows if n_cols is None else n_cols
     dt = native_dtype(dtype) or DEFAULT_FLOAT
+    if k == 0 and dt is not tf.bool and device is None and type(n_rows) is int and type(n_cols) is int:
+        ones = _filled((min(n_rows, n_cols),), dt, 1) if n_rows >= 0 and n_cols >= 0 else None
+        if ones is not None:  # tf.eye's ops (ones on a diagonal) with their operands cached
+            square = n_rows == n_cols
+            rows, cols = (-1, -1) if square else (n_rows, n_cols)
+            return gen_array_ops.matrix_diag_v3(ones, 0, rows, cols, _fill_value(dt, 0), align="RIGHT_LEFT")
     with on_device(device):
         if k == 0 and dt is not tf.bool:  # the main diagonal: tf.eye (~2 ops, not 6)
             return tf.eye(n_rows, n_cols, dtype=dt)
@@ -279,13 +284,57 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def ones(shape, *, dtype=None, device=None):
+    dt = native_dtype(dtype) or DEFAULT_FLOAT
+    if device is None:
+        filled = _filled(shape, dt, 1)
+        if filled is not None:
+            return filled
     with on_device(device):
-        return tf.ones(_shape(shape), dtype=native_dtype(dtype) or DEFAULT_FLOAT)
+        return tf.ones(_shape(shape), dtype=dt)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
+    if dtype is None and device is None:
+        return gen_array_ops.ones_like(x)  # tf.ones_like's value, one op (TF's: Shape and Fill)
     with on_device(device):
         return tf.ones_like(x, dtype=native_dtype(dtype))
+
+
+# ---- eager zeros and ones as one op, their operands cached ---------------------------------------
+#
+# tf.zeros(shape) makes its value from NumPy on every call (~20 us for a small shape); TF's Fill op
+# with the shape and the value cached as tensors gives the same tensor for a third of that.
+
+_FILL_DIMS: dict[tuple[int, ...], tf.Tensor] = {}
+_FILL_VALUES: dict[tuple[int, int], tf.Tensor] = {}
+_FILL_CACHE_SIZE = 256
+
+
+def _filled(shape: Any, dt: tf.DType, value: int) -> tf.Tensor | None:
+    """An eager tensor of ``shape`` (ints) filled with ``value`` (0 or 1) in ``dt``; None where
+    ``shape`` is not a sequence of non-negative ints, or inside ``tf.function``."""
+    key = (shape,) if type(shape) is int else tuple(shape) if type(shape) in (tuple, list) else None
+    if key is None or not all(type(d) is int and d >= 0 for d in key):
+        return None
+    ctx = eager_context()
+    if ctx is None or not ctx.executing_eagerly():
+        return None
+    dims = _FILL_DIMS.get(key)
+    if dims is None:
+        with tf.device("/CPU:0"):
+            dims = tf.constant(np.array(key, np.int64))
+        if len(_FILL_DIMS) < _FILL_CACHE_SIZE:
+            _FILL_DIMS[key] = dims
+    return gen_array_ops.fill(dims, _fill_value(dt, value))
+
+
+def _fill_value(dt: tf.DType, value: int) -> tf.Tensor:
+    """``value`` (0 or 1) as a cached eager 0-d tensor of ``dt``."""
+    found = _FILL_VALUES.get((id(dt), value))
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = _FILL_VALUES[(id(dt), value)] = tf.constant(np.array(value, dt.as_numpy_dtype))
+    return found
 
 
 def _band_mask(x, k, upper):
@@ -310,10 +359,28 @@ def triu(x, /, *, k=0):
 
 
 def zeros(shape, *, dtype=None, device=None):
+    dt = native_dtype(dtype) or DEFAULT_FLOAT
+    if device is None:
+        filled = _filled(shape, dt, 0)
+        if filled is not None:
+            return filled
     with on_device(device):
-        return tf.zeros(_shape(shape), dtype=native_dtype(dtype) or DEFAULT_FLOAT)
+        return tf.zeros(_shape(shape), dtype=dt)
 
 
 def zeros_like(x, /, *, dtype=None, device=None):
+    if dtype is None and device is None and type(x) is EagerTensor and x.device.endswith("CPU:0"):
+        if _only_cpus():  # tf.zeros_like's op, without its placement on x's device (~6 us)
+            return gen_array_ops.zeros_like(x)
     with on_device(device):
         return tf.zeros_like(x, dtype=native_dtype(dtype))
+
+
+_ONLY_CPUS: list[bool] = []
+
+
+def _only_cpus() -> bool:
+    """Whether TF sees no device but CPUs (then every op runs where an eager CPU tensor is)."""
+    if not _ONLY_CPUS:
+        _ONLY_CPUS.append(all(d.device_type == "CPU" for d in tf.config.list_logical_devices()))
+    return _ONLY_CPUS[0]

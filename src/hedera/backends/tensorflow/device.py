@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ._core import device_name, native_device
 
-__all__ = ["device", "to_device"]
+__all__ = names_in("device")  # the API table's device rows
 
 
 def device(x, /):

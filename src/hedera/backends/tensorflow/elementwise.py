@@ -18,6 +18,7 @@ import math
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ._core import (
     _EAGER,
     COMPLEX,
@@ -31,6 +32,7 @@ from ._core import (
     SIGNED_OF,
     UNSIGNED,
     constant,
+    host_extreme,
     host_values,
     is_complex,
     promote,
@@ -39,16 +41,7 @@ from ._core import (
 from ._private import gen_bitwise_ops as _gb
 from ._private import gen_math_ops as _gm
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 _PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
 
@@ -337,6 +330,10 @@ def logaddexp(x1, x2, /):
 
 def _bitwise(op, logical, name: str, doc: str):
     def bitwise(x1, x2, /):
+        if type(x1) is _EAGER and type(x2) is _EAGER:  # the common case: one integer dtype, TF's op
+            enum = x1._datatype_enum()
+            if enum == x2._datatype_enum() and enum != _BOOL_ENUM:
+                return op(x1, x2)
         x1, x2 = _promoted(x1, x2)
         return logical(x1, x2) if x1.dtype is tf.bool else op(x1, x2)
 
@@ -344,6 +341,8 @@ def _bitwise(op, logical, name: str, doc: str):
     bitwise.__doc__ = doc
     return bitwise
 
+
+_BOOL_ENUM = tf.bool.as_datatype_enum
 
 bitwise_and = _bitwise(_gb.bitwise_and, _gm.logical_and, "bitwise_and", "Bitwise AND (logical AND for bool).")
 bitwise_or = _bitwise(_gb.bitwise_or, _gm.logical_or, "bitwise_or", "Bitwise OR (logical OR for bool).")
@@ -373,7 +372,7 @@ def _narrow_shifts(x1, x2) -> bool:
     if type(x1) is not _EAGER or type(x2) is not _EAGER or x1._datatype_enum() != x2._datatype_enum():
         return False
     values = host_values(x2)
-    return values is not None and (values.size == 0 or values.max() < 8 * values.itemsize)
+    return values is not None and (values.size == 0 or host_extreme(values, True) < 8 * values.itemsize)
 
 
 def bitwise_left_shift(x1, x2, /):

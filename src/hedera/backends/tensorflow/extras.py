@@ -10,34 +10,36 @@ import itertools
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, UnsupportedError
 from .._common import (
     TopKResult,
-    check_integer_indices,
     check_pad_mode,
     normalize_axes,
     normalize_axis,
     normalize_pad_width,
 )
 from ._core import (
+    _EAGER,
     DEFAULT_FLOAT,
     INEXACT,
     DTypeSet,
+    check_index_dtype,
     constant,
     may_be_negative,
     native_dtype,
     ndim,
     promote,
     promote_many,
+    reduction_axes,
     shape_list,
+    small_constant,
 )
+from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
 from .sorting import order_along
 from .statistical import cumulative_prod, cumulative_sum
 
-__all__ = [
-    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
-    "pad", "scatter_nd", "split", "to_numpy", "top_k",
-]  # fmt: skip
+__all__ = names_in("extra")  # the API table's extra rows
 
 cumsum = cumulative_sum
 cumprod = cumulative_prod
@@ -80,17 +82,38 @@ def einsum(subscripts, /, *operands):
         wide = [tf.cast(o, tf.int64) for o in operands]
         out = tf.einsum(subscripts, *wide)
         return tf.cast(out != 0, tf.bool) if dtype is tf.bool else tf.cast(out, dtype)
+    if len(operands) <= 2 and einsum_resolve is not None and all(type(o) is _EAGER for o in operands):
+        # tf.einsum's op with its equation, completed once per equation and shapes (TF's Python
+        # parses it on every call, ~1.5 us)
+        key = (subscripts, *(tuple(o.shape.as_list()) for o in operands))
+        equation = _EINSUM_EQUATIONS.get(key)
+        if equation is None:
+            equation, _, ellipsis = einsum_resolve(subscripts, [list(k) for k in key[1:]])
+            equation = equation.replace(ellipsis, "...") if ellipsis else equation
+            if len(_EINSUM_EQUATIONS) < 1024:
+                _EINSUM_EQUATIONS[key] = equation
+        return gen_linalg_ops.einsum(list(operands), equation)
     return tf.einsum(subscripts, *operands)
+
+
+_EINSUM_EQUATIONS: dict[tuple, str] = {}
 
 
 def gather_nd(x, indices, /, *, batch_dims=0):
     """Gather slices of ``x`` at multi-indices, as ``tf.gather_nd`` (see the numpy backend for shapes)."""
-    check_integer_indices("gather_nd", "indices", indices)
+    check_index_dtype("gather_nd", "indices", indices)
+    if batch_dims == 0 and type(indices) is _EAGER and indices._datatype_enum() in _SIGNED_INDEX:
+        if not may_be_negative(indices):  # the common case: tf.gather_nd's op (the check: ~0.3 us)
+            return gen_array_ops.gather_nd(x, indices)
     k = indices.shape[-1]
     if indices.dtype.is_unsigned is False and isinstance(k, int) and may_be_negative(indices):
         # TF refuses negative indices (the check reads an eager CPU tensor in place: ~1 us, not ~5 ops)
         indices = _wrap_negative_nd(indices, tf.shape(x)[batch_dims : batch_dims + k])
     return tf.gather_nd(x, indices, batch_dims=batch_dims)
+
+
+_ONE_HOT_INDEX = frozenset(d.as_datatype_enum for d in (tf.uint8, tf.int8, tf.int32, tf.int64))
+_SIGNED_INDEX = frozenset(d.as_datatype_enum for d in (tf.int32, tf.int64))
 
 
 def _wrap_negative_nd(indices, dims):
@@ -100,7 +123,7 @@ def _wrap_negative_nd(indices, dims):
 
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
-    check_integer_indices("scatter_nd", "indices", indices)
+    check_index_dtype("scatter_nd", "indices", indices)
     if indices.dtype.is_unsigned is False and isinstance(indices.shape[-1], int) and may_be_negative(indices):
         indices = _wrap_negative_nd(indices, tf.constant(list(shape)[: indices.shape[-1]], tf.int64))
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension
@@ -117,8 +140,17 @@ def logsumexp(x, /, *, axis=None, keepdims=False):
     """
     if x.dtype not in INEXACT:  # TF has no integer kernel
         x = tf.cast(x, DEFAULT_FLOAT)
-    axes = None if axis is None else list(normalize_axes(axis, ndim(x)))
-    return tf.reduce_logsumexp(x, axis=axes, keepdims=keepdims)
+    axes = reduction_axes(x, None if axis is None else list(normalize_axes(axis, ndim(x))))
+    # tf.reduce_logsumexp's ops, called directly (its Python makes the axes anew for each of its
+    # two reductions: 3 ops each for a 0-d x)
+    raw_max = gen_math_ops._max(x, axes, True)
+    shift = gen_array_ops.stop_gradient(gen_math_ops.select_v2(gen_math_ops.is_finite(raw_max), raw_max, 0))
+    exps = gen_math_ops.exp(gen_math_ops.sub(x, shift))
+    out = gen_math_ops.log(gen_math_ops._sum(exps, axes, bool(keepdims)))
+    if not keepdims:
+        shape = shape_list(out) if out.shape.is_fully_defined() else tf.shape(out)
+        shift = gen_array_ops.reshape(shift, shape)
+    return gen_math_ops.add_v2(out, shift)
 
 
 def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
@@ -126,9 +158,12 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
 
     Out-of-range indices give all-zero rows. ``dtype`` defaults to float32 (the default float).
     """
-    check_integer_indices("one_hot", "indices", indices)  # the cast below would truncate floats
+    check_index_dtype("one_hot", "indices", indices)  # the cast below would truncate floats
     dt = native_dtype(dtype) or DEFAULT_FLOAT
     axis = normalize_axis(axis, ndim(indices) + 1)
+    if type(indices) is _EAGER and indices._datatype_enum() in _ONE_HOT_INDEX and dt is not tf.bool:
+        # the common case: tf.one_hot's op, its on and off values cached (TF makes them each call)
+        return gen_array_ops.one_hot(indices, num_classes, small_constant(1, dt), small_constant(0, dt), axis)
     if indices.dtype not in (tf.uint8, tf.int8, tf.int32, tf.int64):
         indices = tf.cast(indices, tf.int64)
     if dt is tf.bool:

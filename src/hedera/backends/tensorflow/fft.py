@@ -17,6 +17,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import DtypeError, InvalidArgumentError
 from .._common import normalize_axes, normalize_axis
 from ._core import (
@@ -30,11 +31,9 @@ from ._core import (
     ndim,
     on_device,
 )
+from ._private import gen_spectral_ops as _gs
 
-__all__ = [
-    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
-    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
-]  # fmt: skip
+__all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -159,6 +158,12 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The 1-d transform of real ``x``: the ``n // 2 + 1`` non-negative frequency terms."""
+    if n is None and axis == -1 and norm == "backward" and type(x) is _EAGER:
+        enum = x._datatype_enum()
+        if enum in _RFFT_OF:  # the common case: tf.signal.rfft's op, its length cached
+            size = x.shape.as_list()[-1:]
+            if size and size[0] >= 1:
+                return _gs.rfft(x, _fft_length(size[0]), Tcomplex=_RFFT_OF[enum])
     _check_norm(norm)
     x, back = _last(_as_real(x), axis)
     n = _length(x, n)
@@ -168,6 +173,12 @@ def rfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
+    if n is None and axis == -1 and norm == "backward" and type(x) is _EAGER:
+        enum = x._datatype_enum()
+        if enum in _IRFFT_OF:  # the common case: tf.signal.irfft's op, its length cached
+            size = x.shape.as_list()[-1:]
+            if size and size[0] >= 2:
+                return _gs.irfft(x, _fft_length(2 * (size[0] - 1)), Treal=_IRFFT_OF[enum])
     _check_norm(norm)
     x, back = _last(_as_complex(x), axis)
     m = x.shape[-1]
@@ -178,6 +189,22 @@ def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     n = _length(x, n, default=None if m is None else 2 * (m - 1))
     out = tf.signal.irfft(_fit(x, n // 2 + 1), fft_length=[n])
     return back(_scale(out, _inverse_factor(n, norm)))
+
+
+_RFFT_OF = {tf.float32.as_datatype_enum: tf.complex64, tf.float64.as_datatype_enum: tf.complex128}
+_IRFFT_OF = {tf.complex64.as_datatype_enum: tf.float32, tf.complex128.as_datatype_enum: tf.float64}
+_FFT_LENGTHS: dict[int, tf.Tensor] = {}
+
+
+def _fft_length(n: int) -> tf.Tensor:
+    """``[n]`` as the cached int32 tensor TF's real transforms take (tf.signal makes it each call)."""
+    found = _FFT_LENGTHS.get(n)
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = tf.constant([n], tf.int32)
+        if len(_FFT_LENGTHS) < 256:
+            _FFT_LENGTHS[n] = found
+    return found
 
 
 _SWAP = {"backward": "forward", "ortho": "ortho", "forward": "backward"}

@@ -12,17 +12,25 @@ import math
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes, normalize_axis
-from ._core import _EAGER, COMPLEX, INEXACT, broadcast_shape, ndim, promote, shape_list
-from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
+from ._core import (
+    _COMPLEX_ENUMS,
+    _EAGER,
+    COMPLEX,
+    INEXACT,
+    DTypeSet,
+    broadcast_shape,
+    ndim,
+    promote,
+    shape_list,
+)
+from ._private import gen_linalg_ops, gen_math_ops
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 from .statistical import _accumulator
 
-__all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
-]  # fmt: skip
+__all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
 
 
 def cholesky(x, /, *, upper=False):
@@ -33,11 +41,16 @@ def cholesky(x, /, *, upper=False):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along ``axis`` (of the broadcast shape)."""
-    # the common case: one real dtype, one (known) shape, the last axis: TF's own op, not ~15 ops
-    if type(x1) is _EAGER and type(x2) is _EAGER and x1.dtype is x2.dtype and x1.dtype not in COMPLEX:
-        shape = x1.shape
-        if shape == x2.shape and shape.rank and shape[-1] == 3 and axis in (-1, shape.rank - 1):
-            return tf.linalg.cross(x1, x2)
+    # the common case: one real dtype, the last axis: TF's own op, not ~15 ops. The op checks the
+    # shapes itself (one shape, 3 along the last axis) and raises where they differ: then the
+    # general path below broadcasts, or names the problem
+    if axis == -1 and type(x1) is _EAGER and type(x2) is _EAGER:
+        enum = x1._datatype_enum()
+        if enum == x2._datatype_enum() and enum not in _COMPLEX_ENUMS:
+            try:
+                return gen_math_ops.cross(x1, x2)
+            except tf.errors.InvalidArgumentError:
+                pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     x1, x2 = tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
@@ -73,13 +86,17 @@ def _real(x):
 
 def eigh(x, /):
     """Eigenvalues (ascending, real) and eigenvectors (columns) of (each) Hermitian matrix."""
-    values, vectors = tf.linalg.eigh(x)
-    return EighResult(_real(values), vectors)
+    values, vectors = gen_linalg_ops.self_adjoint_eig_v2(x, True)  # tf.linalg.eigh's op
+    return EighResult(values if values.dtype in _REAL_EIG else tf.math.real(values), vectors)
 
 
 def eigvalsh(x, /):
     """The eigenvalues (ascending, real) of (each) Hermitian matrix."""
-    return _real(tf.linalg.eigvalsh(x))
+    values = gen_linalg_ops.self_adjoint_eig_v2(x, False)[0]  # tf.linalg.eigvalsh's op
+    return values if values.dtype in _REAL_EIG else tf.math.real(values)
+
+
+_REAL_EIG = DTypeSet((tf.float16, tf.bfloat16, tf.float32, tf.float64))
 
 
 def inv(x, /):
@@ -194,12 +211,20 @@ def qr(x, /, *, mode="reduced"):
 
 def slogdet(x, /):
     """The sign (a unit complex number for complex ``x``; 0 if singular) and the log of |det|."""
-    sign, logabsdet = tf.linalg.slogdet(x)
-    return SlogdetResult(sign, _real(logabsdet))
+    sign, logabsdet = gen_linalg_ops.log_matrix_determinant(x)  # tf.linalg.slogdet's op
+    return SlogdetResult(sign, logabsdet if logabsdet.dtype in _REAL_EIG else tf.math.real(logabsdet))
 
 
 def solve(x1, x2, /):
     """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is a vector, else a stack of matrices (broadcast)."""
+    if type(x1) is _EAGER and type(x2) is _EAGER and x1._datatype_enum() == x2._datatype_enum():
+        # the common case, nothing to promote or broadcast: tf.linalg.solve, TF's op. It refuses
+        # what it cannot solve as given (a vector x2, batches to broadcast, a singular x1): then
+        # the general path below runs (and raises where that is the answer)
+        try:
+            return gen_linalg_ops.matrix_solve(x1, x2)
+        except tf.errors.InvalidArgumentError:
+            pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     s1 = shape_list(x1)
     if ndim(x2) == 1:

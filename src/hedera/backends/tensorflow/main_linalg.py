@@ -7,13 +7,18 @@ modulo the dtype's range, like NumPy's wrap-around.
 
 from __future__ import annotations
 
+import math
+
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import DtypeError, InvalidAxisError, ShapeError
 from .._common import normalize_axis
 from ._core import DTypeSet, broadcast_shape, ndim, promote, shape_list
+from ._private import gen_array_ops as _ga
+from ._private import gen_math_ops as _gm
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 _MATMUL_NATIVE = DTypeSet((tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128,
                             tf.int32, tf.int64))  # fmt: skip
@@ -38,14 +43,19 @@ def matmul(x1, x2, /):
     if r1 == 0 or r2 == 0:
         raise ShapeError("matmul: x1 and x2 must have at least one dimension")
     x1, x2, back = _matmul_dtype(x1, x2)
-    a = x1[None, :] if r1 == 1 else x1
-    b = x2[:, None] if r2 == 1 else x2
-    out = tf.linalg.matmul(a, b)
+    a = _ga.expand_dims(x1, 0) if r1 == 1 else x1
+    b = _ga.expand_dims(x2, -1) if r2 == 1 else x2
+    out = _matmul_op(a, b, max(r1, r2))
     if r1 == 1:
-        out = tf.squeeze(out, -2)
+        out = _ga.squeeze(out, [-2])
     if r2 == 1:
-        out = tf.squeeze(out, -1)
+        out = _ga.squeeze(out, [-1])
     return back(out)
+
+
+def _matmul_op(a, b, rank):
+    """``tf.linalg.matmul(a, b)`` of operands of one dtype, ``rank`` the larger rank: its op."""
+    return _gm.mat_mul(a, b) if rank <= 2 else _gm.batch_mat_mul_v2(a, b)
 
 
 def matrix_transpose(x, /):
@@ -75,7 +85,28 @@ def tensordot(x1, x2, /, *, axes=2):
                 f"tensordot: axis {i} of x1 (size {s1[i]}) does not match axis {j} of x2 (size {s2[j]})"
             )
     x1, x2, back = _matmul_dtype(x1, x2)
-    return back(tf.tensordot(x1, x2, axes=[a1, a2]))
+    if None in s1 or None in s2:
+        return back(tf.tensordot(x1, x2, axes=[a1, a2]))
+    return back(_tensordot_static(x1, x2, s1, s2, a1, a2))
+
+
+def _tensordot_static(x1, x2, s1, s2, a1, a2):
+    """``tf.tensordot(x1, x2, [a1, a2])`` of known shapes ``s1``, ``s2``: its ops (transposes,
+    reshapes and one matmul, each only where TF's own runs it) without its Python (~100 us)."""
+    free1 = [i for i in range(len(s1)) if i not in a1]
+    free2 = [i for i in range(len(s2)) if i not in a2]
+    m1 = _as_matrix(x1, s1, free1 + a1, [math.prod(s1[i] for i in free1), math.prod(s1[i] for i in a1)])
+    m2 = _as_matrix(x2, s2, a2 + free2, [math.prod(s2[i] for i in a2), math.prod(s2[i] for i in free2)])
+    out = _gm.mat_mul(m1, m2)
+    shape = [s1[i] for i in free1] + [s2[i] for i in free2]
+    return out if out.shape.as_list() == shape else _ga.reshape(out, shape)
+
+
+def _as_matrix(x, shape, perm, matrix_shape):
+    if perm != list(range(len(shape))):
+        x = _ga.transpose(x, perm)
+        shape = [shape[i] for i in perm]
+    return x if shape == matrix_shape else _ga.reshape(x, matrix_shape)
 
 
 def vecdot(x1, x2, /, *, axis=-1):

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._core import DEFAULT_INDEX, promote, shape_list
 from .sorting import order_along
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = names_in("set")  # the API table's set rows
 
 
 def isin(x1, x2, /, *, invert=False):

@@ -18,10 +18,11 @@ import math
 import numpy as np
 import tensorflow as tf
 
+from ..._api import names_in
 from .._common import normalize_axis
 from ._core import COMPLEX, DEFAULT_INDEX, INTEGER, REAL_FLOAT, may_hold_nan, ndim
 
-__all__ = ["argsort", "sort"]
+__all__ = names_in("sorting")  # the API table's sorting rows
 
 _INT_OF_WIDTH = {2: tf.int16, 4: tf.int32, 8: tf.int64}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import normalize_axes, normalize_axis
 from ._core import (
@@ -22,11 +23,13 @@ from ._core import (
     dtype_enum,
     native_dtype,
     ndim,
+    reduction_axes,
     shape_list,
 )
+from ._private import gen_math_ops
 from .elementwise import divide
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 
 # the dtype sums and products accumulate in, where it is not the input's (by DataType number)
@@ -47,20 +50,29 @@ def _axis(axis):
     return list(axis) if isinstance(axis, tuple) else axis
 
 
+# The reductions call TF's ops (Sum, Prod, Max, Min) themselves, with the axes of axis=None cached
+# (reduction_axes): tf.reduce_sum(x) wraps the same op in ~2 us of Python and makes the axes anew.
+
+
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     # the common case (a float array, no dtype) costs one dict lookup on the dtype's number
     if dtype is not None or _WIDENED.get(dtype_enum(x)) is not None:
         x = _accumulator(x, dtype)
-    return tf.reduce_sum(x, axis=list(axis) if type(axis) is tuple else axis, keepdims=keepdims)
+    return gen_math_ops._sum(x, reduction_axes(x, axis), bool(keepdims))
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    return tf.reduce_prod(_accumulator(x, dtype), axis=_axis(axis), keepdims=keepdims)
+    if dtype is not None or _WIDENED.get(dtype_enum(x)) is not None:
+        x = _accumulator(x, dtype)
+    return gen_math_ops.prod(x, reduction_axes(x, axis), bool(keepdims))
 
 
 def _check_nonempty(fname, x, axis):
     # TF reduces an empty axis to -inf/+inf (the standard: implementation-defined); hedera raises everywhere
-    shape = x.shape.as_list() if x.shape.rank is not None else None
+    static = x.shape
+    if static.num_elements():  # the common case: a known, non-zero number of elements
+        return
+    shape = static.as_list() if static.rank is not None else None
     if shape is None or 0 not in shape:
         return
     axes = range(len(shape)) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
@@ -71,21 +83,21 @@ def _check_nonempty(fname, x, axis):
 def max(x, /, *, axis=None, keepdims=False):
     _check_nonempty("max", x, axis)
     if x.dtype is tf.bool:
-        return tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
-    return tf.reduce_max(x, axis=_axis(axis), keepdims=keepdims)
+        return gen_math_ops._any(x, reduction_axes(x, axis), bool(keepdims))
+    return gen_math_ops._max(x, reduction_axes(x, axis), bool(keepdims))
 
 
 def min(x, /, *, axis=None, keepdims=False):
     _check_nonempty("min", x, axis)
     if x.dtype is tf.bool:
-        return tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
-    return tf.reduce_min(x, axis=_axis(axis), keepdims=keepdims)
+        return gen_math_ops._all(x, reduction_axes(x, axis), bool(keepdims))
+    return gen_math_ops._min(x, reduction_axes(x, axis), bool(keepdims))
 
 
 def mean(x, /, *, axis=None, keepdims=False):
     """The arithmetic mean over ``axis``; NaN for an empty reduction (complex: both parts)."""
-    if dtype_enum(x) in REAL_FLOAT_ENUMS:  # the common case, TF's own
-        return tf.reduce_mean(x, axis=list(axis) if type(axis) is tuple else axis, keepdims=keepdims)
+    if dtype_enum(x) in REAL_FLOAT_ENUMS:  # the common case, TF's own op
+        return gen_math_ops.mean(x, reduction_axes(x, axis), bool(keepdims))
     dtype = x.dtype
     if dtype in COMPLEX:  # NumPy's sum / count, with its complex division (TF's 0 / 0 is not NaN)
         axes = list(normalize_axes(axis, ndim(x)))
@@ -111,8 +123,8 @@ def _count(x, axes):
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """``sum(|x - mean|**2) / (N - correction)`` over ``axis``."""
-    if correction == 0 and x.dtype in REAL_FLOAT:  # the common case: TF's own (3 ops, not 7), the same sums
-        return tf.math.reduce_variance(x, axis=None if axis is None else _axes(x, axis), keepdims=keepdims)
+    if correction == 0 and x.dtype in REAL_FLOAT:  # the common case: TF's own (4 ops, not 7), the same sums
+        return _reduce_variance(x, reduction_axes(x, None if axis is None else _axes(x, axis)), keepdims)
     if x.dtype not in INEXACT:
         x = tf.cast(x, DEFAULT_FLOAT)
     axes = _axes(x, axis)
@@ -128,9 +140,16 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """The square root of :func:`var`."""
-    if correction == 0 and x.dtype in REAL_FLOAT:
-        return tf.math.reduce_std(x, axis=None if axis is None else _axes(x, axis), keepdims=keepdims)
+    if correction == 0 and x.dtype in REAL_FLOAT:  # tf.math.reduce_std's ops
+        axes = reduction_axes(x, None if axis is None else _axes(x, axis))
+        return gen_math_ops.sqrt(_reduce_variance(x, axes, keepdims))
     return tf.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+def _reduce_variance(x, axes, keepdims):
+    """``tf.math.reduce_variance`` of real floating ``x``: its four ops, called directly."""
+    means = gen_math_ops.mean(x, axes, True)
+    return gen_math_ops.mean(gen_math_ops.square(gen_math_ops.sub(x, means)), axes, bool(keepdims))
 
 
 def _cumulative(op, identity, x, axis, dtype, include_initial):

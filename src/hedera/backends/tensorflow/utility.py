@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import normalize_axis
 from ._core import as_tensor, ndim, shape_list
 
-__all__ = ["all", "any", "diff"]
+__all__ = names_in("utility")  # the API table's utility rows
 
 
 def _truth(x):

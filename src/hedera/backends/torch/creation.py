@@ -11,14 +11,12 @@ import builtins
 import numpy as np
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError
-from .._common import check_fill_value
+from .._common import check_fill_value, native_common_case
 from ._core import default_complex, default_float, native_device, native_dtype
 
-__all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
-]  # fmt: skip
+__all__ = names_in("creation")  # the API table's creation rows
 
 
 def _shape(shape):
@@ -31,13 +29,23 @@ def _filled(make, shape, dtype, device):
     tuple than for separate sizes, and ~300 ns more for each keyword, even ``None``
     (benchmarks: 1 µs over ``torch.zeros(3)`` before this, for a 3-element array)."""
     dims = _shape(shape)
-    if dtype is None and device is None and dims:
-        return make(*dims)
+    if dtype is None and device is None:
+        return make(*dims) if dims else make(())
     return make(*dims or ((),), dtype=native_dtype(dtype), device=native_device(device))
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     # torch.arange rejects empty ranges (stop on the wrong side of start)
+    if (
+        stop is None
+        and type(start) is int
+        and start >= 0
+        and type(step) is int
+        and step == 1
+        and dtype is None
+        and device is None
+    ):
+        return torch.arange(start)  # the common case: arange(n), nothing to check or convert
     if stop is None:
         start, stop = 0, start
     dt, dev = native_dtype(dtype), native_device(device)
@@ -78,6 +86,7 @@ def empty(shape, *, dtype=None, device=None):
     return _filled(torch.empty, shape, dtype, device)
 
 
+@native_common_case(torch.empty_like, 1)
 def empty_like(x, /, *, dtype=None, device=None):
     return torch.empty_like(x, dtype=native_dtype(dtype), device=native_device(device))
 
@@ -159,14 +168,17 @@ def ones(shape, *, dtype=None, device=None):
     return _filled(torch.ones, shape, dtype, device)
 
 
+@native_common_case(torch.ones_like, 1)
 def ones_like(x, /, *, dtype=None, device=None):
     return torch.ones_like(x, dtype=native_dtype(dtype), device=native_device(device))
 
 
+@native_common_case(torch.tril, 1)
 def tril(x, /, *, k=0):
     return torch.tril(x, k)
 
 
+@native_common_case(torch.triu, 1)
 def triu(x, /, *, k=0):
     return torch.triu(x, k)
 
@@ -177,5 +189,6 @@ def zeros(shape, *, dtype=None, device=None):
     return _filled(torch.zeros, shape, dtype, device)
 
 
+@native_common_case(torch.zeros_like, 1)
 def zeros_like(x, /, *, dtype=None, device=None):
     return torch.zeros_like(x, dtype=native_dtype(dtype), device=native_device(device))

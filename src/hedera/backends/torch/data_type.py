@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import torch
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import DtypeError
+from .._common import FInfo, IInfo, memoized_can_cast, memoized_info
 from ._core import native_device, native_dtype, scalar_dtype
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = names_in("data_type")  # the API table's data_type rows
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -26,80 +27,31 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return x.to(dev, dtype=dt, copy=copy)
 
 
-_CAN_CAST: dict = {}  # (from_, to) -> the answer: the lattice never changes
+_REAL = {torch.complex64: torch.float32, torch.complex128: torch.float64}
 
 
-def can_cast(from_, to, /):
-    from_ = from_.dtype if isinstance(from_, torch.Tensor) else from_
-    # hedera dtypes by name (their hash runs in Python), native dtypes as they are
-    key = (from_.name if type(from_) is _hd.DType else from_, to.name if type(to) is _hd.DType else to)
-    try:
-        return _CAN_CAST[key]
-    except KeyError:
-        out = _CAN_CAST[key] = _hd.can_cast(from_, to)
-        return out
-    except TypeError:  # an unhashable argument, rejected without the cache
-        return _hd.can_cast(from_, to)
-
-
-@dataclass(frozen=True)
-class FInfo:
-    """The standard's ``finfo`` object (torch's own has ``dtype`` as a string)."""
-
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: torch.dtype
-
-
-@dataclass(frozen=True)
-class IInfo:
-    """The standard's ``iinfo`` object."""
-
-    bits: int
-    max: int
-    min: int
-    dtype: torch.dtype
-
-
-_FINFO: dict[torch.dtype, FInfo] = {}
-_IINFO: dict[torch.dtype, IInfo] = {}
-
-
-def _dtype_arg(type):
-    return type.dtype if isinstance(type, torch.Tensor) else native_dtype(type)
-
-
-def finfo(type, /):
-    dt = _dtype_arg(type)
-    try:
-        return _FINFO[dt]
-    except KeyError:
-        pass
+def _finfo(dtype):
+    dt = native_dtype(dtype)
     if not (dt.is_floating_point or dt.is_complex):
         raise DtypeError(f"finfo: expected a floating-point dtype, got {dt}")
-    real = {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(dt, dt)
+    real = _REAL.get(dt, dt)
     f = torch.finfo(real)
     # for complex dtypes, the standard's finfo describes the real and imaginary parts
-    out = FInfo(f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real)
-    _FINFO[dt] = out
-    return out
+    return FInfo(f.bits, float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real)
 
 
-def iinfo(type, /):
-    dt = _dtype_arg(type)
-    try:
-        return _IINFO[dt]
-    except KeyError:
-        pass
+def _iinfo(dtype):
+    dt = native_dtype(dtype)
     if dt.is_floating_point or dt.is_complex or dt is torch.bool:
         raise DtypeError(f"iinfo: expected an integer dtype, got {dt}")
     i = torch.iinfo(dt)
-    out = IInfo(i.bits, int(i.max), int(i.min), dt)
-    _IINFO[dt] = out
-    return out
+    return IInfo(i.bits, int(i.max), int(i.min), dt)
+
+
+# a tensor stands for its dtype; other arguments are read (and checked) by native_dtype
+can_cast = memoized_can_cast((torch.Tensor,))
+finfo = memoized_info("finfo", (torch.Tensor,), _finfo)
+iinfo = memoized_info("iinfo", (torch.Tensor,), _iinfo)
 
 
 def isdtype(dtype, kind):

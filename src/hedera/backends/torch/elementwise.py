@@ -16,18 +16,11 @@ from typing import Any
 
 import torch
 
-from ._core import promote, promote_all
+from ..._api import names_in
+from .._common import native_common_case
+from ._core import TORCH_DTYPES, promote, promote_all
 
-__all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
+__all__ = names_in("elementwise")  # the API table's elementwise rows
 
 _Tensor = torch.Tensor
 _SCALARS = frozenset({bool, int, float, complex})
@@ -35,6 +28,10 @@ _SCALARS = frozenset({bool, int, float, complex})
 # as a 0-d tensor of that dtype would be (float16/bfloat16 compute a scalar in float32: not the same)
 _LEFT_SCALARS = frozenset({int, float})
 _FLOAT32_64 = frozenset({torch.float32, torch.float64})
+# the dtypes for which a shim's common case is torch's own function (the C front calls it directly)
+_ALL_DTYPES = tuple(TORCH_DTYPES.values())
+_NOT_COMPLEX = tuple(d for d in _ALL_DTYPES if not d.is_complex)
+_NOT_FLOATING = tuple(d for d in _ALL_DTYPES if not d.is_floating_point)
 
 # ---- unary: torch conforms ----------------------------------------------------------------
 
@@ -73,6 +70,7 @@ trunc = torch.trunc
 conj = torch.conj_physical
 
 
+@native_common_case(torch.acos, 1, _NOT_COMPLEX)
 def acos(x, /):
     # torch's complex128 acos gives pi/2 + 0j at +-0 + 0j (the standard: pi/2 - 0j); the imaginary
     # part of acos(z) has the sign opposite to z's (acos(conj(z)) == conj(acos(z)))
@@ -82,6 +80,7 @@ def acos(x, /):
     return torch.acos(x)
 
 
+@native_common_case(torch.expm1, 1, _NOT_COMPLEX)
 def expm1(x, /):
     # torch's complex expm1 gives inf + NaN j at inf + 0j and NaN + NaN j at -inf + (inf or NaN) j (the
     # standard: inf + 0j and -1 + 0j); where a part is not finite, exp(x) - 1 has the standard's special cases
@@ -92,6 +91,7 @@ def expm1(x, /):
     return torch.expm1(x)
 
 
+@native_common_case(torch.log1p, 1, _NOT_COMPLEX)
 def log1p(x, /):
     # torch's complex log1p gives NaN + NaN j where a part is infinite and the other NaN
     # (the standard: +infinity + NaN j); log(1 + x) has the standard's special cases there
@@ -100,6 +100,7 @@ def log1p(x, /):
     return torch.log1p(x)
 
 
+@native_common_case(torch.round, 1, _NOT_COMPLEX)
 def round(x, /):
     # torch.round has no complex kernel: round the parts
     if x.dtype.is_complex:
@@ -107,6 +108,7 @@ def round(x, /):
     return torch.round(x)
 
 
+@native_common_case(torch.sgn, 1, _NOT_FLOATING)
 def sign(x, /):
     # torch.sign gives 0 for NaN (the standard: NaN); torch.sgn is x/|x| for complex
     if x.dtype.is_floating_point:
@@ -150,7 +152,7 @@ def _binary(
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``{name}`` over ``torch.{fn.__name__}``, with the standard's type promotion."
-    return op
+    return native_common_case(fn, 2, _ALL_DTYPES)(op)  # (same-dtype tensors: fn itself, above)
 
 
 def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -181,7 +183,7 @@ def _complex_parts(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``{name}`` over ``torch.{fn.__name__}``, with the standard's promotion and complex parts."
-    return op
+    return native_common_case(fn, 2, _NOT_COMPLEX)(op)
 
 
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
@@ -194,6 +196,7 @@ _remainder = _binary(torch.remainder, "remainder", scalar_x1=True)
 _pow = _binary(torch.pow, "pow", scalar_x1=True)
 
 
+@native_common_case(torch.pow, 2, _NOT_COMPLEX)  # (two tensors of one real dtype: torch.pow, below)
 def pow(x1, x2, /):
     """``pow`` over ``torch.pow``, with the standard's promotion; ``x ** 0`` is 1 for complex ``x`` too.
 
@@ -314,6 +317,7 @@ def remainder(x1, x2, /):
     return torch.copysign(out, x2) if out.is_floating_point() else out
 
 
+@native_common_case(torch.tanh, 1, _NOT_COMPLEX)
 def tanh(x, /):
     """The hyperbolic tangent; ``tanh(+-inf + bj)`` is ``+-1 + 0j``, the zero of ``b``'s sign (finite b)."""
     out = torch.tanh(x)

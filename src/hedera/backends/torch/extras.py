@@ -8,15 +8,13 @@ from __future__ import annotations
 import torch
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import InvalidArgumentError, UnsupportedError
 from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
 from ._core import LIMITATIONS, default_float, native_dtype, promote_all, result_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
-__all__ = [
-    "allclose", "cumprod", "cumsum", "einsum", "gather_nd", "isclose", "logsumexp", "one_hot",
-    "pad", "scatter_nd", "split", "to_numpy", "top_k",
-]  # fmt: skip
+__all__ = names_in("extra")  # the API table's extra rows
 
 cumsum = cumulative_sum
 cumprod = cumulative_prod

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
+from .._common import native_common_case
 from ._core import default_float, native_device, native_dtype
 
-__all__ = [
-    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
-    "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
-]  # fmt: skip
+__all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
 
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
@@ -52,11 +51,13 @@ def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.ihfft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.fftfreq, 1)
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     dt = native_dtype(dtype) or default_float()
     return torch.fft.fftfreq(n, d, dtype=dt, device=native_device(device))
 
 
+@native_common_case(torch.fft.rfftfreq, 1)
 def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     dt = native_dtype(dtype) or default_float()
     return torch.fft.rfftfreq(n, d, dtype=dt, device=native_device(device))

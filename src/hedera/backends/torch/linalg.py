@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ...errors import ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes
 from ._core import native_dtype, promote_all
-from .main_linalg import matmul, matrix_transpose, tensordot, vecdot
+from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 from .statistical import sum as _sum
 
-__all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
-]  # fmt: skip
+__all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
 
 det = torch.linalg.det
 eigvalsh = torch.linalg.eigvalsh
@@ -32,8 +29,8 @@ def cross(x1, x2, /, *, axis=-1):
     # (the common case), it raises on an axis of another size than 3 (then the check below raises)
     same = type(x1) is torch.Tensor and type(x2) is torch.Tensor and x1.dtype is x2.dtype
     if same and x1.shape == x2.shape:
-        try:
-            return torch.linalg.cross(x1, x2, dim=axis)
+        try:  # (without dim= where it is torch's default: each keyword costs torch's parser ~100 ns)
+            return torch.linalg.cross(x1, x2) if axis == -1 else torch.linalg.cross(x1, x2, dim=axis)
         except RuntimeError:
             pass
     if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:

@@ -6,11 +6,12 @@ import math
 
 import torch
 
+from ..._api import names_in
 from ...errors import ShapeError
-from .._common import normalize_axis
+from .._common import native_common_case, normalize_axis
 from ._core import promote_all
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+__all__ = names_in("linear_algebra")  # the API table's linear_algebra rows
 
 
 _INEXACT = frozenset(
@@ -18,6 +19,7 @@ _INEXACT = frozenset(
 )
 
 
+@native_common_case(torch.matmul, 2, tuple(_INEXACT))
 def matmul(x1, x2, /):
     # the common case first: one dtype, on the CPU or inexact (x1.is_cpu, not x1.device.type:
     # building a torch.device costs more than the product of small matrices)
@@ -87,7 +89,8 @@ def tensordot(x1, x2, /, *, axes=2):
 def vecdot(x1, x2, /, *, axis=-1):
     dt = x1.dtype
     if dt is x2.dtype and dt in _INEXACT and x1.shape[axis] == x2.shape[axis]:  # the common case
-        return torch.linalg.vecdot(x1, x2, dim=axis)
+        # (without dim= where it is torch's default: each keyword costs torch's parser ~100 ns)
+        return torch.linalg.vecdot(x1, x2) if axis == -1 else torch.linalg.vecdot(x1, x2, dim=axis)
     if x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)
     if x1.shape[axis] != x2.shape[axis]:  # torch would broadcast along the contracted axis

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_integer_indices, normalize_axes, normalize_axis
+from .._common import check_integer_indices, native_common_case, normalize_axes, normalize_axis
 
-__all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
-]  # fmt: skip
+__all__ = names_in("manipulation")  # the API table's manipulation rows
 
 moveaxis = torch.moveaxis
 tile = torch.tile
@@ -24,6 +22,7 @@ def broadcast_to(x, /, shape):
     return torch.broadcast_to(x, shape)
 
 
+@native_common_case(torch.cat, 1)
 def concat(arrays, /, *, axis=0):
     if axis is None:  # torch.cat has no axis=None
         return torch.cat([a if a.ndim == 1 else torch.reshape(a, (-1,)) for a in arrays])
@@ -81,6 +80,10 @@ def roll(x, /, shift, *, axis=None):
 
 def squeeze(x, /, axis):
     # torch silently keeps axes whose size is not 1; the standard raises
+    if type(axis) is int:  # the common case: one axis, checked without normalize_axes
+        shape = x.shape
+        if -len(shape) <= axis < len(shape) and shape[axis] == 1:
+            return torch.squeeze(x, axis)
     axes = normalize_axes(axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
@@ -88,6 +91,7 @@ def squeeze(x, /, axis):
     return torch.squeeze(x, axes) if axes else x
 
 
+@native_common_case(torch.stack, 1)
 def stack(arrays, /, *, axis=0):
     return torch.stack(arrays, axis)
 

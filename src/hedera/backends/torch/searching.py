@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_integer_indices, normalize_axes
+from .._common import check_integer_indices, native_common_case, normalize_axes
 from ._core import promote, promote_all, to_tensor_like
 
-__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+__all__ = names_in("searching")  # the API table's searching rows
 
 
 def argmax(x, /, *, axis=None, keepdims=False):
@@ -19,6 +20,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
     return torch.argmin(x, axis, keepdims)
 
 
+@native_common_case(torch.count_nonzero, 1)
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     if axis is None and not keepdims:
         return torch.count_nonzero(x)  # every element: no dims to name (naming them all costs ~2 us)

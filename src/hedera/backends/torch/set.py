@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import torch
 
-from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
-from ._core import promote_all
+from ..._api import names_in
+from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult, native_common_case
+from ._core import TORCH_DTYPES, promote_all
 
-__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+_NOT_COMPLEX = tuple(d for d in TORCH_DTYPES.values() if not d.is_complex)
+
+__all__ = names_in("set")  # the API table's set rows
 
 
+@native_common_case(torch.isin, 2, _NOT_COMPLEX, forwarded=("invert",))
 def isin(x1, x2, /, *, invert=False):
     if not isinstance(x1, torch.Tensor) or not isinstance(x2, torch.Tensor) or x1.dtype is not x2.dtype:
         x1, x2 = promote_all(x1, x2)

@@ -13,15 +13,19 @@ import math
 import torch
 
 from ... import dtypes as _hd
+from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import normalize_axes, normalize_axis
-from ._core import native_dtype
+from .._common import native_common_case, normalize_axes, normalize_axis
+from ._core import TORCH_DTYPES, native_dtype
 
-__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = names_in("statistical")  # the API table's statistical rows
 
 _uint8 = torch.uint8
 _UNSIGNED = (torch.uint8, torch.uint16, torch.uint32, torch.uint64)
 _SMALL_UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)  # accumulated in uint64 by the standard
+#: the dtypes whose sums and products torch accumulates as the standard does (the C front's common case)
+_NOT_UNSIGNED = tuple(d for d in TORCH_DTYPES.values() if d not in _UNSIGNED)
+_INEXACT = tuple(d for d in TORCH_DTYPES.values() if d.is_floating_point or d.is_complex)
 
 
 def _accumulator(x, dtype):
@@ -45,6 +49,7 @@ def _no_axis(x, dtype):
     return x.to(dtype or x.dtype, copy=True)
 
 
+@native_common_case(torch.sum, 1, _NOT_UNSIGNED)
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.sum(x)  # the common case, without torch's slower keyword parsing
@@ -56,6 +61,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return torch.sum(x, axis, keepdims, dtype=dt)
 
 
+@native_common_case(torch.prod, 1, _NOT_UNSIGNED)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     dt = _accumulator(x, dtype)
     if axis is None:
@@ -76,6 +82,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return out
 
 
+@native_common_case(torch.mean, 1, _INEXACT)
 def mean(x, /, *, axis=None, keepdims=False):
     if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.mean refuses integers
         x = x.to(torch.get_default_dtype())
@@ -84,6 +91,7 @@ def mean(x, /, *, axis=None, keepdims=False):
     return torch.mean(x, axis, keepdims)
 
 
+@native_common_case(torch.max, 1)
 def max(x, /, *, axis=None, keepdims=False):
     if axis is None and not keepdims:
         return torch.max(x)  # the full reduction, whose one-argument call torch parses fastest
@@ -92,6 +100,7 @@ def max(x, /, *, axis=None, keepdims=False):
     return torch.amax(x, () if axis is None else axis, keepdims)
 
 
+@native_common_case(torch.min, 1)
 def min(x, /, *, axis=None, keepdims=False):
     if axis is None and not keepdims:
         return torch.min(x)  # the full reduction, whose one-argument call torch parses fastest
@@ -145,13 +154,19 @@ def _plain_axis(x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
+        if x.dtype not in _UNSIGNED:  # the common case, straight to torch (no call of _plain_axis)
+            return torch.cumsum(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
-    if plain is not None:  # the common case, straight to torch
+    if plain is not None:
         return torch.cumsum(x, plain)
     return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
+        if x.dtype not in _UNSIGNED:  # the common case, as in cumulative_sum
+            return torch.cumprod(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:
         return torch.cumprod(x, plain)

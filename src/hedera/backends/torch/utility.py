@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import torch
 
+from ..._api import names_in
 from ._core import to_tensor_like
 
-__all__ = ["all", "any", "diff"]
+__all__ = names_in("utility")  # the API table's utility rows
 
 
 def all(x, /, *, axis=None, keepdims=False):

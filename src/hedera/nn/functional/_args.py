@@ -30,6 +30,30 @@ def channels_last(op: str, data_format: Any) -> bool:
     raise hd.InvalidArgumentError(f"{op}: data_format must be one of {DATA_FORMATS}, got {data_format!r}")
 
 
+_INF = float("inf")
+
+
+def eps(op: str, value: Any, name: str = "eps") -> float:
+    """``value`` checked to be a finite float ``>= 0`` (an epsilon); a float costs one comparison."""
+    if value.__class__ is float and 0.0 <= value < _INF:
+        return value
+    return finite_float(op, name, value, minimum=0.0)  # type: ignore[return-value]
+
+
+def unit_float(op: str, name: str, value: Any) -> float:
+    """``value`` checked to be a finite float in ``[0, 1]`` (a momentum, a rate)."""
+    if value.__class__ is float and 0.0 <= value <= 1.0:
+        return value
+    return finite_float(op, name, value, minimum=0.0, maximum=1.0)  # type: ignore[return-value]
+
+
+def optional_finite(op: str, name: str, value: Any) -> float | None:
+    """``value`` checked to be ``None`` or a finite float (a scale)."""
+    if value is None or (value.__class__ is float and -_INF < value < _INF):
+        return value
+    return finite_float(op, name, value)
+
+
 def layout(nd: int, last: bool, channels: str = "channels") -> str:
     """A readable shape such as ``(batch, height, width, channels)``."""
     spatial = ", ".join(_SPATIAL_NAMES[nd])

@@ -71,6 +71,8 @@ def scaled_dot_product_attention(
     (PyTorch gives NaN there), and gradients stay finite.
     """
     op = "scaled_dot_product_attention"
+    scale = _args.optional_finite(op, "scale", scale)
+    dropout_rate = _args.unit_float(op, "dropout_rate", dropout_rate)
     qs, ks, vs = _args.shape_of(query), _args.shape_of(key), _args.shape_of(value)
     if min(len(qs), len(ks), len(vs)) < 2:
         raise hd.ShapeError(
@@ -163,6 +165,8 @@ def multi_head_attention(
     """
     op = "multi_head_attention"
     num_heads = _args.positive_int(op, "num_heads", num_heads)
+    scale = _args.optional_finite(op, "scale", scale)
+    dropout_rate = _args.unit_float(op, "dropout_rate", dropout_rate)
     q = linear(query, q_weight, q_bias)
     k = linear(key, k_weight, k_bias)
     v = linear(value, v_weight, v_bias)

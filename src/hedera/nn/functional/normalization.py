@@ -90,6 +90,7 @@ def batch_norm(
     """
     op = "batch_norm"
     last = _args.channels_last(op, data_format)
+    momentum, eps = _args.unit_float(op, "momentum", momentum), _args.eps(op, eps)
     xs = _args.shape_of(x)
     if len(xs) < 2:
         raise hd.ShapeError(
@@ -175,6 +176,7 @@ def layer_norm(
     array, the shape of ``x``: ``(x - mean) / sqrt(var + eps) * weight + bias``.
     """
     axes, shape = _normalized_axes("layer_norm", x, normalized_shape)
+    eps = _args.eps("layer_norm", eps)
     _check_param("layer_norm", "weight", weight, shape)
     _check_param("layer_norm", "bias", bias, shape)
     mean = hd.mean(x, axis=axes, keepdims=True)
@@ -199,6 +201,8 @@ def rms_norm(
     machine epsilon (``hd.finfo(x.dtype).eps``), as PyTorch.
     """
     axes, shape = _normalized_axes("rms_norm", x, normalized_shape)
+    if eps is not None:
+        eps = _args.eps("rms_norm", eps)
     _check_param("rms_norm", "weight", weight, shape)
     if eps is None:
         eps = float(hd.finfo(x.dtype).eps)
@@ -233,6 +237,7 @@ def group_norm(
     array, the shape of ``x``.
     """
     op = "group_norm"
+    eps = _args.eps(op, eps)
     last = _args.channels_last(op, data_format)
     num_groups = _args.positive_int(op, "num_groups", num_groups)
     xs = _args.shape_of(x)

@@ -76,8 +76,8 @@ class MultiHeadAttention(Layer):
             raise hd.InvalidArgumentError(
                 f"MultiHeadAttention: embed_dim={embed_dim} is not divisible by num_heads={num_heads}"
             )
-        self.kdim = positive_int("MultiHeadAttention", "kdim", kdim or embed_dim)
-        self.vdim = positive_int("MultiHeadAttention", "vdim", vdim or embed_dim)
+        self.kdim = positive_int("MultiHeadAttention", "kdim", kdim, allow_none=True) or self.embed_dim
+        self.vdim = positive_int("MultiHeadAttention", "vdim", vdim, allow_none=True) or self.embed_dim
         self.dropout = finite_float("MultiHeadAttention", "dropout", dropout, minimum=0.0, maximum=1.0)
         self.use_bias = bool(bias)
         where = self._placement()
@@ -172,6 +172,11 @@ class TransformerEncoderLayer(Module):
         device: Any = None,
     ) -> None:
         super().__init__()
+        op = "TransformerEncoderLayer"
+        for name, size in (("d_model", d_model), ("nhead", nhead), ("dim_feedforward", dim_feedforward)):
+            positive_int(op, name, size)
+        finite_float(op, "dropout", dropout, minimum=0.0, maximum=1.0)
+        finite_float(op, "layer_norm_eps", layer_norm_eps, minimum=0.0)
         try:
             self.activation = F.get_activation(activation)
         except hd.InvalidArgumentError as e:

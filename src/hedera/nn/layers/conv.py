@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import one_of
 from hedera.typing import Array
 
 from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
@@ -66,11 +67,7 @@ class _ConvNd(Layer):
                 "or ints / (low, high) pairs"
             )
         self.padding = padding.upper() if isinstance(padding, str) else padding
-        if data_format not in _DATA_FORMATS:
-            raise hd.InvalidArgumentError(
-                f"{name}: unknown data_format {data_format!r}; expected one of {list(_DATA_FORMATS)}"
-            )
-        self.data_format = data_format
+        self.data_format = one_of(name, "data_format", data_format, _DATA_FORMATS)
         for label, count in (("in_channels", self.in_channels), ("out_channels", self.out_channels)):
             if count is not None and count % self.groups:
                 raise hd.InvalidArgumentError(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hedera as hd
+from hedera.helpers import one_of
 from hedera.typing import Array
 
 from .. import init as _init
@@ -18,11 +19,7 @@ _DATA_FORMATS = ("channels_last", "channels_first")
 
 
 def _data_format(layer: str, value: str) -> str:
-    if value not in _DATA_FORMATS:
-        raise hd.InvalidArgumentError(
-            f"{layer}: unknown data_format {value!r}; expected one of {list(_DATA_FORMATS)}"
-        )
-    return value
+    return one_of(layer, "data_format", value, _DATA_FORMATS)
 
 
 class BatchNorm(Layer):

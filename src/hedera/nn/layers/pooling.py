@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import hedera as hd
+from hedera.helpers import one_of
 from hedera.typing import Array
 
 from ..functional import _unchecked as F  # noqa: N812  (torch.nn.functional's customary name)
@@ -50,11 +51,7 @@ class _Pool(Module):
                 f"{type(self).__name__}: unknown padding {padding!r}; "
                 "expected 'SAME', 'VALID', an int or ints"
             )
-        if data_format not in ("channels_last", "channels_first"):
-            raise hd.InvalidArgumentError(
-                f"{type(self).__name__}: unknown data_format {data_format!r}; "
-                "expected 'channels_last' or 'channels_first'"
-            )
+        one_of(type(self).__name__, "data_format", data_format, ("channels_last", "channels_first"))
         name = type(self).__name__
         int_tuple(name, "kernel_size", kernel_size, self.nd)
         if stride is not None:
@@ -141,7 +138,9 @@ class _AdaptiveAvgPool(Module):
         super().__init__()
         int_tuple(type(self).__name__, "output_size", output_size, self.nd)
         self.output_size = output_size
-        self.data_format = data_format
+        self.data_format = one_of(
+            type(self).__name__, "data_format", data_format, ("channels_last", "channels_first")
+        )
 
     def forward(self, x: Array) -> Array:
         fn = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[self.nd]
