@@ -821,7 +821,7 @@ SCALAR_CASES: dict[str, tuple[str, dict[str, str]]] = {
          "jax": "jnp.full_like(x, 1.5)", "tensorflow": "tf.fill(tf.shape(x), 1.5)"},
     ),
     "full(n, -0.0)": (
-        "hd.full(n, -0.0)",
+        "hd.full(n, -0.0, backend=b)",
         {"numpy": "np.full(n, -0.0)", "torch": "torch.full((n,), -0.0)",
          "jax": "jnp.full(n, -0.0)", "tensorflow": "tf.fill([n], -0.0)"},
     ),
@@ -888,6 +888,7 @@ def measure_scalar_operands(
     for backend in backends:
         for size in sizes:
             env = _environment(backend, size)
+            env["b"] = backend  # (the creation case's backend=)
             if backend == "torch":
                 import torch.nn.functional  # noqa: F401  (the pad case)
             sync = "" if backend != "jax" else ".block_until_ready()"
