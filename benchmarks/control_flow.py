@@ -7,14 +7,17 @@
 
 A Pendulum rollout of T = 10, 100 and 1000 steps (``hd.scan`` over ``env.step_fn``, batch 16,
 float32, each step's reward stacked), against the same loop written natively around the same
-``env.step_fn``: ``lax.scan`` under ``jax.jit`` (eager: a Python loop), ``tf.while_loop`` with
-``TensorArray`` s under ``tf.function`` (eager: a Python loop), and on torch a Python loop eagerly and torch's
-``while_loop`` operator under ``torch.compile`` (a Python loop would unroll). The compile time
-is the first call's; the time per step is the median of timed calls (variants in alternation)
-divided by T; the marginal time per step, (time of 1000 steps - time of 10) / 990, leaves out
-the per-call cost (``hd.jit``'s call, which benchmarks/training_step.py measures). Targets
-(issue 15): compile time of 1000 steps under 3x that of 10 on jax and tensorflow; time per step
-within 5 % of the native loop.
+``env.step_fn``: ``lax.scan`` under ``jax.jit``, ``tf.while_loop`` with ``TensorArray`` s under
+``tf.function``, torch's ``while_loop`` operator under ``torch.compile`` (a Python loop would
+unroll), and eagerly the Python loop a user writes (``for action in actions``, the rewards
+stacked once with ``torch.stack``/``jnp.stack``/``tf.stack``). The compile time is the first
+call's. The time per step is the median over rounds of the process CPU time per call divided by
+T, each round timing a block of calls of either variant in a random order (benchlib's
+``paired_block_times``: other processes' load does not count); the ratio is the median of the
+per-round ratios hedera / native. The marginal time per step, (time of 1000 steps - time of 10)
+/ 990, leaves out the per-call cost (``hd.jit``'s call, which benchmarks/training_step.py
+measures). Targets (issue 15): compile time of 1000 steps under 3x that of 10 on jax and
+tensorflow; time per step within 5 % of the native loop.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ BATCH = 16
 #: the longest eager rollout timed: eager per-step times do not depend on the length, and an
 #: eager 1000-step rollout takes seconds per call on jax and tensorflow (op by op)
 EAGER_MAX_STEPS = 100
+#: calls after the first before timing (lazy initialisation, caches)
+WARM_CALLS = 3
 
 
 def native_rollouts(backend: str, env: Any) -> dict[str, Any]:
@@ -90,14 +95,32 @@ def _torch_while_loop(env: Any) -> Any:
 
 
 def _python_loop(env: Any, backend: str) -> Any:
+    """The eager rollout as a user writes it: a Python loop over the actions, the rewards stacked
+    once at the end with the framework's own ``stack`` (``torch.stack``, ``jnp.stack``, ``tf.stack``)."""
+    stack = _native_stack(backend)
+
     def loop(state, actions):
         rewards = []
-        for t in range(actions.shape[0]):
-            state, _, r = env.step_fn(state, actions[t])
+        for action in actions:
+            state, _, r = env.step_fn(state, action)
             rewards.append(r)
-        return hd.stack(rewards)
+        return stack(rewards)
 
     return loop
+
+
+def _native_stack(backend: str) -> Any:
+    if backend == "jax":
+        import jax.numpy as jnp
+
+        return jnp.stack
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        return tf.stack
+    import torch
+
+    return torch.stack
 
 
 def hedera_rollout(env: Any) -> Any:
@@ -117,7 +140,7 @@ def hedera_rollout(env: Any) -> Any:
     return rewards
 
 
-def measure(backend: str, steps: int, repeat: int, target_s: float) -> list[dict]:
+def measure(backend: str, steps: int, rounds: int, block_s: float) -> list[dict]:
     env = hgym.Pendulum(backend=backend)
     key = hd.random.key(0, backend=backend)
     state = env.initial_state(key, (BATCH,))
@@ -134,15 +157,17 @@ def measure(backend: str, steps: int, repeat: int, target_s: float) -> list[dict
             start = time.perf_counter()
             sync(fn(state, actions))
             compile_s[who] = time.perf_counter() - start
-        times = benchlib.time_interleaved(
+            for _ in range(WARM_CALLS):  # (paired_block_times sizes its blocks by one call's time)
+                sync(fn(state, actions))
+        times = benchlib.paired_block_times(
             {
                 who: (lambda fn=fn: sync(fn(state, actions)))
                 for who, fn in (("hedera", hedera_fns[mode]), ("native", native[mode]))
             },
-            repeat,
-            target_s,
+            rounds,
+            block_s,
         )
-        h, n = times["hedera"][1] / steps, times["native"][1] / steps
+        h, n = times["hedera"] / steps, times["native"] / steps
         rows.append(
             {
                 "backend": backend,
@@ -152,7 +177,7 @@ def measure(backend: str, steps: int, repeat: int, target_s: float) -> list[dict
                 "native_first_call_s": compile_s["native"],
                 "hedera_us_per_step": h * 1e6,
                 "native_us_per_step": n * 1e6,
-                "ratio": h / n,
+                "ratio": times["ratio_hedera_native"],
             }
         )
     return rows
@@ -186,7 +211,7 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
             f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
-            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.3f} |"
         )
     return "\n".join(lines)
 
@@ -202,11 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     backends = [b for b in args.backends.split(",") if b and b != "numpy"]
     lengths = (10,) if args.quick else (10, 100, 1000)
-    repeat, target = (2, 0.01) if args.quick else (5, 0.2)
+    rounds, block_s = (2, 0.01) if args.quick else (15, 0.05)
     rows = []
     for b in backends:
         for n in lengths:
-            for row in measure(b, n, repeat, target):
+            for row in measure(b, n, rounds, block_s):
                 rows.append(row)
                 print(table([row]).splitlines()[-1], flush=True)
     result = {**benchlib.header(args.quick), "rows": rows, "summary": summarize(rows)}

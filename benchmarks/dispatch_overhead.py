@@ -600,10 +600,7 @@ def measure_all_functions(
 
     out = []
     for size in sizes:
-        cases = {
-            q: fi.as_written(fi.draw_case(r, BY_QUALNAME[q], size), BY_QUALNAME[q])
-            for q, r in rows_by_name.items()
-        }
+        cases = {q: fi.draw_case(r, BY_QUALNAME[q], size) for q, r in rows_by_name.items()}
         for backend in backends:
             stamp = time.strftime("%H:%M:%S")
             print(f"every function: {backend}, size {size} ({stamp})", file=sys.stderr, flush=True)
@@ -624,8 +621,11 @@ def _measure_function(backend, function, case, size, ns, repeat, target_s, pairs
         return FunctionRow(backend, qualname, size, 0, "-", None, 0.0, 0.0, note="no input drawn")
     base = FunctionRow(backend, qualname, size, fi.elements(case), fi.dtype_name(case), None, 0.0, 0.0)
     try:
+        # hedera's call as users write it (keywords at their defaults left out); the twin's keywords
+        # likewise, unless the framework's default differs (torch.var's correction): fi.native_twin
+        written = fi.as_written(case, function)
         h_args = for_backend(case.args, backend, "hedera")
-        h_kwargs = {k: for_backend(v, backend, "hedera") for k, v in case.kwargs.items()}
+        h_kwargs = {k: for_backend(v, backend, "hedera") for k, v in written.kwargs.items()}
         n_args = for_backend(case.args, backend, "native")
         n_kwargs = {k: for_backend(v, backend, "native") for k, v in case.kwargs.items()}
         front = lookup(hd, qualname)
@@ -821,7 +821,7 @@ SCALAR_CASES: dict[str, tuple[str, dict[str, str]]] = {
          "jax": "jnp.full_like(x, 1.5)", "tensorflow": "tf.fill(tf.shape(x), 1.5)"},
     ),
     "full(n, -0.0)": (
-        "hd.full(n, -0.0)",
+        "hd.full(n, -0.0, backend=b)",
         {"numpy": "np.full(n, -0.0)", "torch": "torch.full((n,), -0.0)",
          "jax": "jnp.full(n, -0.0)", "tensorflow": "tf.fill([n], -0.0)"},
     ),
@@ -888,6 +888,7 @@ def measure_scalar_operands(
     for backend in backends:
         for size in sizes:
             env = _environment(backend, size)
+            env["b"] = backend  # (the creation case's backend=)
             if backend == "torch":
                 import torch.nn.functional  # noqa: F401  (the pad case)
             sync = "" if backend != "jax" else ".block_until_ready()"

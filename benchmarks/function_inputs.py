@@ -21,9 +21,10 @@ function is benchmarked without new code:
 
 :func:`native_twin` finds the call a user of the framework would write for the same thing:
 the function of the same name in the framework's own namespaces (or a known spelling, with
-``axis``/``keepdims`` renamed where the framework does), accepted only if it returns the same
-answer as hedera (shape, dtype, values) on that input. A function without such a twin is
-reported as such, not compared.
+``axis``/``keepdims`` renamed where the framework does), called with the keywords at hedera's
+defaults left out where that gives the same answer (else spelled out: ``torch.var(x,
+correction=0.0)``), accepted only if it returns the same answer as hedera (shape, dtype, values)
+on that input. A function without such a twin is reported as such, not compared.
 """
 
 from __future__ import annotations
@@ -243,10 +244,11 @@ def draw_case(row, function, size: int):
 
 
 def as_written(case, function):
-    """The case as a user writes the call: the keywords at their defaults left out (``hd.sum(x)``, not
-    ``hd.sum(x, axis=None, dtype=None, keepdims=False)``), on both sides of the comparison: torch's
-    argument parser takes ~100-300 ns per keyword, even at its default, which a native call spelled
-    with every default would pay and a user's does not."""
+    """The case as a user writes the hedera call: the keywords at their defaults left out
+    (``hd.sum(x)``, not ``hd.sum(x, axis=None, dtype=None, keepdims=False)``). The native twin
+    leaves them out too where it can (:func:`native_twin`): torch's argument parser takes
+    ~100-300 ns per keyword, even at its default, which a native call spelled with every default
+    would pay and a user's does not."""
     if case is None:
         return None
     defaults = _defaults(function)
@@ -372,7 +374,9 @@ def native_twin(backend: str, function, args: tuple, kwargs: dict, expected: Any
     """The native call giving ``expected`` on these (native) arguments, or None."""
     renames = KWARG_NAMES.get(backend, {})
     for spelling, candidate in _candidates(backend, function):
-        for keywords in ("all", "non-default", "none"):
+        # (what a user writes first: the keywords at hedera's defaults left out, unless the framework's
+        # own default gives another answer: then spelled out, as torch.var(x, correction=0.0))
+        for keywords in ("non-default", "all", "none"):
             twin = Twin(spelling, candidate, renames, keywords)
             try:
                 got = candidate(*args, **twin_kwargs(twin, function, kwargs))

@@ -878,8 +878,10 @@ def _control_flow_table(d: dict) -> list[str]:
         "",
         "`benchmarks/control_flow.py`: a Pendulum rollout (`hd.scan` over `env.step_fn`, batch 16) "
         "against the same loop written natively (`lax.scan` under `jax.jit`, `tf.while_loop` under "
-        "`tf.function`, torch's `while_loop` operator under `torch.compile`; Python loops eagerly): "
-        "the first call (compile) and the median time per step. Load average "
+        "`tf.function`, torch's `while_loop` operator under `torch.compile`; eagerly, the Python loop "
+        "`for action in actions` with one native `stack`): the first call (compile), the median process "
+        "CPU time per step, and the median of the per-round ratios hedera / native (blocks of calls in "
+        "a random order per round). Load average "
         f"{' '.join(f'{v:.2f}' for v in d['machine']['load_average'] or [])}.",
         "",
         "| backend | mode | steps | hedera first call (s) | native first call (s) | hedera µs/step | "
@@ -890,7 +892,7 @@ def _control_flow_table(d: dict) -> list[str]:
         lines.append(
             f"| {r['backend']} | {r['mode']} | {r['steps']} | {r['hedera_first_call_s']:.2f} | "
             f"{r['native_first_call_s']:.2f} | {r['hedera_us_per_step']:.1f} | "
-            f"{r['native_us_per_step']:.1f} | {r['ratio']:.2f} |"
+            f"{r['native_us_per_step']:.1f} | {r['ratio']:.3f} |"
         )
     for backend, s in d.get("summary", {}).items():
         marginal = (

@@ -198,7 +198,8 @@ def _check_tensordot_axes(qualname: str, values: dict[str, Any]) -> None:
     for a, b in pairs:
         if None not in (s1[a], s2[b]) and s1[a] != s2[b]:
             raise errors.ShapeError(
-                f"{qualname}: contracted axis {a} of x1 (shape {s1}) and axis {b} of x2 (shape {s2}) differ"
+                f"{qualname}: axes={axes!r}: contracted axis {a} of x1 (shape {s1}) and axis {b} of x2 "
+                f"(shape {s2}) differ"
             )
 
 

@@ -71,11 +71,36 @@ def _control_module(name: str) -> ModuleType:
 
 
 # ---- nests and checks ---------------------------------------------------------------------
+#
+# The fronts run once per call, the checks of a body's output once per step of an eager loop:
+# both take a fast path for well-formed input (arrays of one backend, an output of the carry's
+# structure, shapes and dtypes) that does what a hand-written loop does, and fall back on the
+# walk that computes the leaves' paths only to raise the error naming them.
+
+#: the treespec :func:`_flatten` gives a single array: no spec object at all (a spec made outside a
+#: ``torch.compile`` trace could not be traced by dynamo)
+_ARRAY = None
 
 
-def _flatten(nest: Any) -> tuple[list[Any], list[tuple], Any]:
-    paths, leaves, spec = optree.tree_flatten_with_path(nest, namespace=_NAMESPACE)
-    return leaves, paths, spec
+def _flatten(nest: Any) -> tuple[list[Any], Any]:
+    """``(leaves, treespec)`` of a nest; an array is its own single leaf, of spec :data:`_ARRAY`
+    (no tree walk)."""
+    if backend_name_of_type(type(nest)) is not None:
+        return [nest], _ARRAY
+    return optree.tree_flatten(nest, namespace=_NAMESPACE)
+
+
+def _is_leaf(spec: Any) -> bool:
+    return spec is _ARRAY or spec.is_leaf()
+
+
+def _structure(spec: Any) -> str:
+    return "PyTreeSpec(*)" if spec is _ARRAY else str(spec)
+
+
+def _paths(nest: Any) -> list[tuple]:
+    """The paths of ``nest``'s leaves, in :func:`_flatten`'s order (for error messages)."""
+    return optree.tree_paths(nest, namespace=_NAMESPACE)
 
 
 def _path(root: str, path: tuple) -> str:
@@ -87,23 +112,39 @@ def _check_callable(fname: str, fn: Any, argname: str) -> None:
         raise InvalidArgumentError(f"{fname}: {argname} must be callable, got {type(fn).__name__}")
 
 
-def _find_backend(fname: str, groups: Sequence[tuple[str, list, list]]) -> str:
-    """The one backend of the array leaves of ``groups`` (``(root, leaves, paths)``), else the current one."""
+def _find_backend(fname: str, groups: Sequence[tuple[str, Any, list]]) -> tuple[str, bool]:
+    """The one backend of the array leaves of ``groups`` (``(root, nest, leaves)``), else the
+    current one; and whether every leaf is an array (no Python number to convert).
+
+    Raises BackendMismatchError naming a path of each backend if arrays of two are mixed.
+    """
+    name = None
+    all_arrays = True
+    for _, _, leaves in groups:
+        for leaf in leaves:
+            found = backend_name_of_type(type(leaf))
+            if found is None:
+                all_arrays = False
+            elif name is None:
+                name = found
+            elif found != name:
+                _raise_backend_mismatch(fname, groups)
+    return (current_backend() if name is None else name), all_arrays
+
+
+def _raise_backend_mismatch(fname: str, groups: Sequence[tuple[str, Any, list]]) -> None:
     found: list[tuple[str, str]] = []
-    for root, leaves, paths in groups:  # (raises BackendMismatchError naming the paths)
-        name = backend_of_leaves(fname, leaves, paths, describe=path_describer(root))
+    for root, nest, leaves in groups:  # (raises BackendMismatchError naming the paths)
+        name = backend_of_leaves(fname, leaves, _paths(nest), describe=path_describer(root))
         if name is not None:
             found.append((name, root))
-    names = {n for n, _ in found}
-    if len(names) > 1:
-        raise backend_mismatch(fname, ", ".join(f"{root} is {n}" for n, root in found))
-    return found[0][0] if found else current_backend()
+    raise backend_mismatch(fname, ", ".join(f"{root} is {n}" for n, root in found))
 
 
-def _as_arrays(fname: str, leaves: list, paths: list, root: str, module: ModuleType) -> list:
-    """The leaves with Python numbers made arrays of the backend; other non-arrays raise."""
+def _as_arrays(fname: str, nest: Any, leaves: list, root: str, module: ModuleType) -> list:
+    """The leaves of ``nest`` with Python numbers made arrays of the backend; other non-arrays raise."""
     out = []
-    for leaf, path in zip(leaves, paths, strict=True):
+    for leaf, path in zip(leaves, _paths(nest), strict=True):
         if backend_name_of_type(type(leaf)) is None:
             if not isinstance(leaf, _SCALARS):
                 raise NotAnArrayError(
@@ -127,49 +168,88 @@ def _same_shape(a: tuple, b: tuple) -> bool:
 class _Signature:
     """The structure, shapes and dtypes of a nest, to check a body's or branch's output against."""
 
-    def __init__(self, spec: Any, leaves: Sequence[Any], module: ModuleType) -> None:
+    def __init__(self, nest: Any, spec: Any, leaves: Sequence[Any]) -> None:
         self.spec = spec
         self.shapes = [_shape(x) for x in leaves]
-        self.dtypes = [_dtype(x) for x in leaves]
         self.native_dtypes = [x.dtype for x in leaves]
-        self.single = spec.is_leaf() and len(leaves) == 1
+        self._leaves = leaves  # (for the hedera dtypes, which only error messages need)
+        self.single = _is_leaf(spec) and len(leaves) == 1
+        #: a plain tuple of arrays (a common carry): checked without a tree walk
+        self.flat_tuple = type(nest) is tuple and all(backend_name_of_type(type(x)) is not None for x in nest)
 
-    def check(
-        self, fname: str, out: Any, what: str, expected: str, module: ModuleType, root: str = "output"
-    ) -> tuple:
-        """``out``'s leaves (numbers made arrays of the expected dtype), checked against this signature.
+    @property
+    def dtypes(self) -> list:
+        return [_dtype(x) for x in self._leaves]
 
-        The fast path (eager loops check every step): the same treespec, native dtypes and static
-        shapes; anything else takes :meth:`_check_each`, which converts numbers and raises.
+    def checker(
+        self, fname: str, what: str, expected: str, module: ModuleType, root: str = "output"
+    ) -> Callable[[Any], tuple]:
+        """``out -> out's leaves`` (numbers made arrays of the expected dtype), checked against this
+        signature; run on every step of an eager loop.
+
+        The fast path compares the native dtypes and static shapes of the same structure (for a
+        single array or a plain tuple of arrays without a tree walk); anything else takes
+        :meth:`_check_each`, which converts numbers and raises naming the leaf's path. (A native
+        shape, ``torch.Size``, a tuple or a ``tf.TensorShape``, equals the tuple of its dimensions.)
         """
-        if self.single:  # one array leaf: no flatten
-            try:
-                if out.dtype == self.native_dtypes[0] and tuple(out.shape) == self.shapes[0]:
-                    return (out,)
-            except (AttributeError, TypeError, ValueError):
-                pass
+
+        def slow(out: Any) -> tuple:
             return self._check_each(fname, out, what, expected, module, root)
-        leaves, spec = optree.tree_flatten(out, namespace=_NAMESPACE)
-        if spec == self.spec:
-            try:
-                if all(
-                    x.dtype == d and tuple(x.shape) == s
-                    for x, d, s in zip(leaves, self.native_dtypes, self.shapes, strict=True)
-                ):
-                    return tuple(leaves)
-            except (AttributeError, TypeError, ValueError):  # numbers; lengths differ; symbolic shapes
-                pass
-        return self._check_each(fname, out, what, expected, module, root)
+
+        if self.single:  # one array leaf: no flatten
+            dtype, shape = self.native_dtypes[0], self.shapes[0]
+
+            def check_single(out: Any) -> tuple:
+                try:
+                    if out.dtype == dtype and out.shape == shape:
+                        return (out,)
+                except (AttributeError, TypeError, ValueError):
+                    pass
+                return slow(out)
+
+            return check_single
+        expected_leaves = tuple(zip(self.native_dtypes, self.shapes, strict=True))
+        if self.flat_tuple:
+            count = len(expected_leaves)
+
+            def check_tuple(out: Any) -> tuple:
+                if type(out) is tuple and len(out) == count:
+                    try:
+                        if all(
+                            backend_name_of_type(type(x)) is not None and x.dtype == d and x.shape == s
+                            for x, (d, s) in zip(out, expected_leaves, strict=True)
+                        ):
+                            return out
+                    except (AttributeError, TypeError, ValueError):
+                        pass
+                return slow(out)
+
+            return check_tuple
+        spec = self.spec
+
+        def check_nest(out: Any) -> tuple:
+            leaves, out_spec = optree.tree_flatten(out, namespace=_NAMESPACE)
+            if out_spec == spec:
+                try:
+                    if all(
+                        x.dtype == d and x.shape == s
+                        for x, (d, s) in zip(leaves, expected_leaves, strict=True)
+                    ):
+                        return tuple(leaves)
+                except (AttributeError, TypeError, ValueError):  # numbers; lengths differ; symbolic shapes
+                    pass
+            return slow(out)
+
+        return check_nest
 
     def _check_each(
         self, fname: str, out: Any, what: str, expected: str, module: ModuleType, root: str
     ) -> tuple:
-        leaves, paths, spec = _flatten(out)
-        if spec != self.spec and not (
-            spec.is_leaf() and self.spec.is_leaf()
-        ):  # (a leaf's spec may keep a namespace)
+        paths, leaves, spec = optree.tree_flatten_with_path(out, namespace=_NAMESPACE)
+        # (leaves' specs compare equal whatever namespace they keep)
+        if not (_is_leaf(spec) and _is_leaf(self.spec)) and spec != self.spec:
             raise StructureError(
-                f"{fname}: {what} has structure {spec}, but {expected} has structure {self.spec}"
+                f"{fname}: {what} has structure {spec}, but {expected} has structure {_structure(self.spec)}"
             )
         flat = []
         for leaf, path, shape, dtype in zip(leaves, paths, self.shapes, self.dtypes, strict=True):
@@ -194,6 +274,14 @@ class _Signature:
         return tuple(flat)
 
 
+def _arrays_of(fname: str, nest: Any, root: str, module: ModuleType) -> tuple[list, Any]:
+    """``(leaves, treespec)`` of a body's or branch's first output, numbers made arrays."""
+    leaves, spec = _flatten(nest)
+    if not all(backend_name_of_type(type(x)) is not None for x in leaves):
+        leaves = _as_arrays(fname, nest, leaves, root, module)
+    return leaves, spec
+
+
 def _scalar_check(fname: str, x: Any, argname: str, kind: str, module: ModuleType) -> Any:
     """``x`` as a scalar array of ``kind`` ('bool' or 'integral'); Python values are converted."""
     if isinstance(x, builtins.bool if kind == "bool" else int) and (
@@ -214,6 +302,22 @@ def _scalar_check(fname: str, x: Any, argname: str, kind: str, module: ModuleTyp
     if not _isdtype(dtype, kind):
         raise DtypeError(f"{fname}: {argname} must have a {kind} dtype, got {dtype}")
     return x
+
+
+def _predicate_checker(fname: str, argname: str, module: ModuleType) -> Callable[[Any], Any]:
+    """``x -> x`` checked by :func:`_scalar_check` as a scalar boolean, run on every step of an
+    eager ``while_loop``: a scalar array of the backend's native bool dtype passes at once."""
+    native_bool = module.BOOL
+
+    def check(x: Any) -> Any:
+        try:
+            if x.dtype == native_bool and x.shape == ():
+                return x
+        except (AttributeError, TypeError, ValueError):
+            pass
+        return _scalar_check(fname, x, argname, "bool", module)
+
+    return check
 
 
 def _user(module: ModuleType, fn: Callable) -> Callable:
@@ -292,13 +396,14 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
 def _switch(fname: str, index: Any, branches: tuple, operands: tuple, names: tuple) -> Any:
     for fn, argname in zip(branches, names, strict=True):
         _check_callable(fname, fn, argname)
-    leaves, paths, spec = _flatten(operands)
+    leaves, spec = _flatten(operands)
     argname = "pred" if fname == "cond" else "index"
-    name = _find_backend(fname, [(argname, [index], [()]), ("operands", leaves, paths)])
+    name, all_arrays = _find_backend(fname, [(argname, index, [index]), ("operands", operands, leaves)])
     module = _control_module(name)
     index = _scalar_check(fname, index, argname, "bool" if fname == "cond" else "integral", module)
-    leaves = _as_arrays(fname, leaves, paths, "operands", module)
-    signature: list[_Signature] = []  # the first traced branch's output
+    if not all_arrays:
+        leaves = _as_arrays(fname, operands, leaves, "operands", module)
+    signature: list[Any] = []  # the first traced branch's output: its _Signature, label and checker
 
     def flat_branch(fn: Callable, label: str) -> Callable:
         user_fn = _user(module, fn)
@@ -306,12 +411,12 @@ def _switch(fname: str, index: Any, branches: tuple, operands: tuple, names: tup
         def run(flat: tuple) -> tuple:
             out = user_fn(*spec.unflatten(list(flat)))
             if not signature:
-                out_leaves, out_paths, out_spec = _flatten(out)
-                out_leaves = _as_arrays(fname, out_leaves, out_paths, f"{label}'s output", module)
-                signature.append(_Signature(out_spec, out_leaves, module))
-                signature.append(label)  # type: ignore[arg-type]
+                out_leaves, out_spec = _arrays_of(fname, out, f"{label}'s output", module)
+                signature.append(_Signature(out, out_spec, out_leaves))
+                signature.append(label)
                 return tuple(out_leaves)
-            return signature[0].check(fname, out, f"{label}'s output", f"{signature[1]}'s output", module)
+            what, expected = f"{label}'s output", f"{signature[1]}'s output"
+            return signature[0].checker(fname, what, expected, module)(out)
 
         return run
 
@@ -320,7 +425,7 @@ def _switch(fname: str, index: Any, branches: tuple, operands: tuple, names: tup
         out = module.cond(index, flat_branches[1], flat_branches[0], tuple(leaves))
     else:
         out = module.switch(index, flat_branches, tuple(leaves))
-    return signature[0].spec.unflatten(list(out))
+    return _unflattener(signature[0].spec)(out)
 
 
 # ---- loops --------------------------------------------------------------------------------
@@ -370,24 +475,25 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init: Any, *, max_iteration
     _check_callable(fname, body_fn, "body_fn")
     if max_iterations is not None:
         _check_int(fname, max_iterations, "max_iterations", 0)
-    leaves, paths, spec = _flatten(init)
-    name = _find_backend(fname, [("init", leaves, paths)])
+    leaves, spec = _flatten(init)
+    name, all_arrays = _find_backend(fname, [("init", init, leaves)])
     module = _control_module(name)
-    leaves = _as_arrays(fname, leaves, paths, "init", module)
-    signature = _Signature(spec, leaves, module)
+    if not all_arrays:
+        leaves = _as_arrays(fname, init, leaves, "init", module)
+    check_carry = _Signature(init, spec, leaves).checker(
+        fname, "body_fn's output", "init", module, root="carry"
+    )
+    check_pred = _predicate_checker(fname, "cond_fn's output", module)
     user_cond, user_body = _user(module, cond_fn), _user(module, body_fn)
-
     unflatten = _unflattener(spec)
 
     def flat_cond(flat: tuple) -> Any:
-        return _scalar_check(fname, user_cond(unflatten(flat)), "cond_fn's output", "bool", module)
+        return check_pred(user_cond(unflatten(flat)))
 
     def flat_body(flat: tuple) -> tuple:
-        out = user_body(unflatten(flat))
-        return signature.check(fname, out, "body_fn's output", "init", module, root="carry")
+        return check_carry(user_body(unflatten(flat)))
 
-    out = module.while_loop(flat_cond, flat_body, tuple(leaves), max_iterations)
-    return spec.unflatten(list(out))
+    return unflatten(module.while_loop(flat_cond, flat_body, tuple(leaves), max_iterations))
 
 
 def fori_loop(lower: Any, upper: Any, body_fn: Callable, init: Any) -> Any:
@@ -408,12 +514,11 @@ def fori_loop(lower: Any, upper: Any, body_fn: Callable, init: Any) -> Any:
     _check_callable(fname, body_fn, "body_fn")
     static = all(isinstance(b, int) and not isinstance(b, builtins.bool) for b in (lower, upper))
     if static:
-        leaves, paths, _ = _flatten(init)
-        module = _control_module(_find_backend(fname, [("init", leaves, paths)]))
+        module = _control_module(_find_backend(fname, [("init", init, _flatten(init)[0])])[0])
         indices = module.arange(lower, builtins.max(upper, lower))  # int32 i, as lax.fori_loop
         return scan(lambda carry, i: (body_fn(i, carry), None), init, indices, _fname=fname)[0]
-    leaves, paths, _ = _flatten(init)
-    name = _find_backend(fname, [("lower", [lower], [()]), ("upper", [upper], [()]), ("init", leaves, paths)])
+    groups = [("lower", lower, [lower]), ("upper", upper, [upper]), ("init", init, _flatten(init)[0])]
+    name = _find_backend(fname, groups)[0]
     module = _control_module(name)
     lower = _scalar_check(fname, lower, "lower", "integral", module)
     upper = _scalar_check(fname, upper, "upper", "integral", module)
@@ -475,73 +580,86 @@ def scan(
     _check_callable(fname, f, "f")
     if not isinstance(unroll, (int, builtins.bool)) or (not isinstance(unroll, builtins.bool) and unroll < 1):
         raise InvalidArgumentError(f"{fname}: unroll must be a positive int or a bool, got {unroll!r}")
-    carry_leaves, carry_paths, carry_spec = _flatten(init)
-    x_leaves, x_paths, x_spec = _flatten(xs)
-    name = _find_backend(fname, [("init", carry_leaves, carry_paths), ("xs", x_leaves, x_paths)])
+    carry_leaves, carry_spec = _flatten(init)
+    x_leaves, x_spec = _flatten(xs)
+    name, all_arrays = _find_backend(fname, [("init", init, carry_leaves), ("xs", xs, x_leaves)])
     module = _control_module(name)
-    carry_leaves = _as_arrays(fname, carry_leaves, carry_paths, "init", module)
-    x_leaves = _as_arrays(fname, x_leaves, x_paths, "xs", module)
-    length = _scan_length(fname, x_leaves, x_paths, length)
-    signature = _Signature(carry_spec, carry_leaves, module)
+    if not all_arrays:
+        carry_leaves = _as_arrays(fname, init, carry_leaves, "init", module)
+        x_leaves = _as_arrays(fname, xs, x_leaves, "xs", module)
+    length = _scan_length(fname, xs, x_leaves, length)
+    check_carry = _Signature(init, carry_spec, carry_leaves).checker(
+        fname, "body_fn's output" if fname == "fori_loop" else "f's carry", "init", module, root="carry"
+    )
     y_signature: list[_Signature] = []
+    check_y: list[Callable[[Any], tuple]] = []  # y's checker, from the first step's y
     user_f = _user(module, f)
     unflatten_carry, unflatten_x = _unflattener(carry_spec), _unflattener(x_spec)
-    what = "body_fn's output" if fname == "fori_loop" else "f's carry"
 
     def step(carry: tuple, x: tuple) -> tuple[tuple, tuple]:
         out = user_f(unflatten_carry(carry), unflatten_x(x))
         if not (isinstance(out, tuple) and len(out) == 2):
             raise StructureError(f"{fname}: f must return a pair (carry, y), got {type(out).__name__}")
-        new = signature.check(fname, out[0], what, "init", module, root="carry")
-        if y_signature:
-            return new, y_signature[0].check(fname, out[1], "f's y", "the first step's y", module, root="y")
-        y_leaves, y_paths, y_spec = _flatten(out[1])
-        y_leaves = _as_arrays(fname, y_leaves, y_paths, "y", module)
-        y_signature.append(_Signature(y_spec, y_leaves, module))
+        new = check_carry(out[0])
+        if check_y:
+            return new, check_y[0](out[1])
+        y_leaves, y_spec = _arrays_of(fname, out[1], "y", module)
+        y_signature.append(_Signature(out[1], y_spec, y_leaves))
+        check_y.append(y_signature[0].checker(fname, "f's y", "the first step's y", module, root="y"))
         return new, tuple(y_leaves)
 
     carry, ys = module.scan(step, tuple(carry_leaves), tuple(x_leaves), length, bool(reverse), unroll)
-    return carry_spec.unflatten(list(carry)), y_signature[0].spec.unflatten(list(ys))
+    return unflatten_carry(carry), _unflattener(y_signature[0].spec)(ys)
 
 
 def _unflattener(spec: Any) -> Callable[[tuple], Any]:
     """``flat -> nest`` for ``spec`` (a single array leaf is itself: no unflatten per step)."""
-    if spec.is_leaf():
+    if _is_leaf(spec):
         return lambda flat: flat[0]
     return lambda flat: spec.unflatten(list(flat))
 
 
-def _scan_length(fname: str, leaves: list, paths: list, length: Any) -> int:
+def _scan_length(fname: str, xs: Any, leaves: list, length: Any) -> int:
     if length is not None:
         _check_int(fname, length, "length", 0)
     first = None
-    for leaf, path in zip(leaves, paths, strict=True):
+    for leaf in leaves:  # (the paths are walked only to name a bad leaf)
+        shape = _shape(leaf)
+        if shape == () or shape[0] is None or (first is not None and shape[0] != first):
+            _raise_bad_lengths(fname, xs, leaves)
+        first = shape[0]
+    if first is None:
+        if length is None:
+            raise InvalidArgumentError(f"{fname}: give xs or length (the number of steps)")
+        return length
+    if length is not None and length != first:
+        path = _paths(xs)[0]
+        raise InvalidArgumentError(
+            f"{fname}: length={length} contradicts xs: {_path('xs', path)} has leading length {first}"
+        )
+    return int(first)
+
+
+def _raise_bad_lengths(fname: str, xs: Any, leaves: list) -> None:
+    """Raise ShapeError naming the first leaf of ``xs`` without a leading axis of the common length."""
+    first = None
+    for leaf, path in zip(leaves, _paths(xs), strict=True):
         shape = _shape(leaf)
         if shape == ():
             raise ShapeError(
                 f"{fname}: {_path('xs', path)} is a scalar; xs leaves need a leading axis to scan over"
             )
-        n = shape[0]
-        if n is None:
+        if shape[0] is None:
             raise ShapeError(
                 f"{fname}: {_path('xs', path)} has an unknown leading length; give it a static shape"
             )
         if first is None:
-            first = (n, path)
-        elif n != first[0]:
+            first = (shape[0], path)
+        elif shape[0] != first[0]:
             raise ShapeError(
                 f"{fname}: xs leaves have different leading lengths: {_path('xs', first[1])} has "
-                f"{first[0]}, {_path('xs', path)} has {n}"
+                f"{first[0]}, {_path('xs', path)} has {shape[0]}"
             )
-    if first is None:
-        if length is None:
-            raise InvalidArgumentError(f"{fname}: give xs or length (the number of steps)")
-        return length
-    if length is not None and length != first[0]:
-        raise InvalidArgumentError(
-            f"{fname}: length={length} contradicts xs: {_path('xs', first[1])} has leading length {first[0]}"
-        )
-    return int(first[0])
 
 
 def map(f: Callable, xs: Any) -> Any:

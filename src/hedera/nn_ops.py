@@ -44,7 +44,9 @@ eagerly), and return None where it does not (another backend, or a trace: under
 :func:`hedera.scan` loop of :mod:`hedera.nn.functional` runs, which every compiler
 turns into its own loop). Same equations and gate order as that loop; results equal
 within float rounding (the sums of the gates are added in another order).
-``gather_classes(x, targets)`` is ``x[..., targets]`` per example (what cross-entropy
+``attention(query, key, value, scale)`` is unmasked scaled dot-product attention in one kernel
+(torch's ``scaled_dot_product_attention``, eagerly), or None. ``gather_classes(x, targets)`` is
+``x[..., targets]`` per example (what cross-entropy
 picks from the log-probabilities), in one gather where the backend has a cheap one
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
 """
@@ -62,6 +64,7 @@ from .errors import InvalidArgumentError
 
 __all__ = [
     "KERNELS",
+    "attention",
     "avg_pool",
     "conv",
     "conv_transpose",
@@ -132,6 +135,7 @@ FUSED_KERNELS: dict[str, str] = {
     "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
     "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
+    "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
 }
 
 
@@ -298,11 +302,17 @@ foreach_square = _foreach_front("foreach_square")
 
 
 FUSED_DOCS = {
+    "attention": (
+        "``softmax(query @ key^T * scale, axis=-1) @ value`` without mask or dropout, for "
+        "``query (..., Lq, E)``, ``key (..., Lk, E)``, ``value (..., Lk, Ev)`` of one rank (shapes "
+        "checked by the caller) in the backend's fused kernel (torch eagerly, outside transforms: "
+        "``F.scaled_dot_product_attention``), equal within float rounding; None where it has none."
+    ),
     "gather_classes": (
         "``x[..., targets]`` per example: ``x`` of shape ``(..., classes)``, integer ``targets`` of "
         "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
         "has no kernel for it (then ``take_along_axis``)."
-    )
+    ),
 }
 
 
@@ -334,6 +344,7 @@ def _fused_front(name: str) -> Callable:
     return front
 
 
+attention = _fused_front("attention")
 lstm = _fused_front("lstm")
 gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")

@@ -121,3 +121,80 @@ def test_mixed_backends_raise(backend):
         pytest.skip(f"{other} is not installed")
     with pytest.raises(hd.BackendMismatchError, match="scan"):
         hd.scan(lambda c, x: (c, x), _x(backend), hd.asarray(np.zeros((2, 2)), backend=other))
+
+
+def _at_step(k, good, bad):
+    """A function of the carry that returns ``good(...)`` until its ``k``-th call, then ``bad(...)``
+    (eager loops check every step's output: the first steps pass, a later one must still raise)."""
+    calls = []
+
+    def fn(*args):
+        calls.append(None)
+        return (bad if len(calls) >= k else good)(*args)
+
+    return fn
+
+
+_LATER_STEP_CASES = {
+    # carry kind: (init, good body, bad bodies [(body, error class, message)])
+    "array": (
+        lambda b: _x(b),
+        lambda c: c * 2,
+        [
+            (lambda c: hd.astype(c, hd.int32), hd.DtypeError, r"carry has dtype int32"),
+            (lambda c: c[:1], hd.ShapeError, r"carry has shape \(1,\)"),
+            (lambda c: (c, c), hd.errors.StructureError, r"has structure"),
+        ],
+    ),
+    "tuple": (
+        lambda b: (_x(b), _x(b, (3.0,))),
+        lambda c: (c[0] * 2, c[1]),
+        [
+            (lambda c: (c[0], hd.astype(c[1], hd.int32)), hd.DtypeError, r"carry\[1\] has dtype int32"),
+            (lambda c: (c[0], hd.concat([c[1], c[1]])), hd.ShapeError, r"carry\[1\] has shape \(2,\)"),
+            (lambda c: [c[0], c[1]], hd.errors.StructureError, r"has structure"),
+            (lambda c: (c[0], c[1], c[1]), hd.errors.StructureError, r"has structure"),
+            (lambda c: (c[0], (c[1],)), hd.errors.StructureError, r"has structure"),
+            (lambda c: (c[0], "x"), hd.NotAnArrayError, r"carry\[1\] must be an array, got str"),
+        ],
+    ),
+    "dict": (
+        lambda b: {"a": _x(b), "b": [_x(b, (3.0,))]},
+        lambda c: {"a": c["a"] * 2, "b": c["b"]},
+        [
+            (lambda c: {"a": c["a"], "c": c["b"]}, hd.errors.StructureError, r"has structure"),
+            (lambda c: {"a": c["a"], "b": [c["a"]]}, hd.ShapeError, r"carry\['b'\]\[0\] has shape \(2,\)"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_LATER_STEP_CASES))
+def test_a_bad_carry_on_a_later_eager_step_raises(backend, kind):
+    init, good, bads = _LATER_STEP_CASES[kind]
+    for bad, error, message in bads:
+        body = _at_step(3, good, bad)
+        with pytest.raises(error, match=f"scan: f's carry .*{message}"):
+            hd.scan(lambda c, x, body=body: (body(c), x), init(backend), _x(backend, np.zeros((5, 2))))
+        body = _at_step(3, good, bad)
+        with pytest.raises(error, match=f"while_loop: body_fn's output .*{message}"):
+            hd.while_loop(lambda c: hd.asarray(True, backend=backend), body, init(backend), max_iterations=5)
+
+
+def test_a_bad_y_or_predicate_on_a_later_eager_step_raises(backend):
+    x = _x(backend)
+    y = _at_step(3, lambda c: c, lambda c: c[:1])
+    with pytest.raises(hd.ShapeError, match=r"scan: f's y y has shape \(1,\), but the first step's y"):
+        hd.scan(lambda c, _: (c, y(c)), x, length=5)
+    y = _at_step(3, lambda c: (c, c), lambda c: (c, hd.astype(c, hd.int32)))
+    with pytest.raises(hd.DtypeError, match=r"scan: f's y y\[1\] has dtype int32"):
+        hd.scan(lambda c, _: (c, y(c)), x, length=5)
+    true = hd.asarray(True, backend=backend)
+    cases = [
+        (lambda c: hd.sum(c), hd.DtypeError, "while_loop: cond_fn's output must have a bool dtype"),
+        (lambda c: c > 0, hd.ShapeError, r"while_loop: cond_fn's output must be a scalar \(shape \(\)\)"),
+    ]
+    for bad, error, message in cases:
+        pred = _at_step(3, lambda c: true, bad)
+        with pytest.raises(error, match=message):
+            hd.while_loop(pred, lambda c: c * 2, x, max_iterations=5)

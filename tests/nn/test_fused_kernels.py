@@ -121,3 +121,56 @@ def test_gather_classes_is_take_along_axis(backend, shape):
             torch.tensor(x.reshape(-1, shape[-1])), torch.tensor(t.reshape(-1)), reduction="none"
         )
         np.testing.assert_allclose(hd.to_numpy(loss), ref.numpy().reshape(shape[:-1]), rtol=1e-12)
+
+
+# ---- attention: torch's scaled_dot_product_attention against the written-out softmax ----------------
+
+
+def _attention_inputs(shapes):
+    rng = np.random.default_rng(7)
+    return [rng.normal(size=s) for s in shapes]
+
+
+def _numpy_attention(q, k, v, scale):
+    s = q @ np.swapaxes(k, -1, -2) * scale
+    w = np.exp(s - s.max(-1, keepdims=True))
+    return (w / w.sum(-1, keepdims=True)) @ v
+
+
+def test_torch_attention_kernel_matches_the_written_out_softmax_values_and_gradients():
+    """Unmasked attention on torch eager is one F.scaled_dot_product_attention: the values of
+    NumPy's softmax(q k^T s) v, and the gradients of jax's hedera attention (the written-out form)."""
+    require_backend("torch")
+    require_backend("jax")
+    q, k, v = _attention_inputs([(2, 3, 5, 4), (2, 3, 6, 4), (2, 3, 6, 7)])
+    tq, tk, tv = on("torch", [q, k, v])
+    assert hd.nn_ops.attention(tq, tk, tv, 0.5) is not None  # the fused kernel runs
+    out = F.scaled_dot_product_attention(tq, tk, tv)
+    np.testing.assert_allclose(hd.to_numpy(out), _numpy_attention(q, k, v, 0.5), rtol=1e-12, atol=1e-13)
+
+    def f(args):
+        return hd.sum(hd.sin(F.scaled_dot_product_attention(*args)))
+
+    grads_torch = hd.grad(f)(on("torch", [q, k, v]))
+    grads_jax = hd.grad(f)(on("jax", [q, k, v]))
+    assert hd.nn_ops.attention(*on("jax", [q, k, v]), 0.5) is None  # jax: the written-out form
+    for a, b in zip(grads_torch, grads_jax, strict=True):
+        np.testing.assert_allclose(hd.to_numpy(a), hd.to_numpy(b), rtol=1e-10, atol=1e-12)
+
+
+def test_torch_attention_kernel_does_not_apply_to_broadcasts_masks_or_transforms():
+    require_backend("torch")
+    q, k, v = on("torch", _attention_inputs([(2, 5, 4), (1, 6, 4), (1, 6, 3)]))
+    assert hd.nn_ops.attention(q, k, v, 0.5) is None  # broadcast leading axes: the written-out form
+    out = F.scaled_dot_product_attention(q, k, v)
+    expected = _numpy_attention(*(hd.to_numpy(a) for a in (q, k, v)), 0.5)
+    np.testing.assert_allclose(hd.to_numpy(out), expected, rtol=1e-12, atol=1e-13)
+    q2, k2, v2 = on("torch", _attention_inputs([(2, 5, 4), (2, 6, 4), (2, 6, 3)]))
+    seen = []
+
+    def inside(q):
+        seen.append(hd.nn_ops.attention(q, k2, v2, 0.5))
+        return hd.sum(F.scaled_dot_product_attention(q, k2, v2))
+
+    hd.grad(lambda q: hd.sum(hd.grad(inside)(q) ** 2))(q2)  # the inner gradient: torch.func
+    assert seen and all(s is None for s in seen)  # inside torch.func transforms: no kernel

@@ -454,7 +454,10 @@ def test_unknown_strings_are_refused_with_the_choices():
         hd.nn.Conv2d(3, 4, 3, padding="full")
     with pytest.raises(hd.InvalidArgumentError, match=r"MaxPool1d: unknown padding 'wide'"):
         hd.nn.MaxPool1d(2, padding="wide")
-    with pytest.raises(hd.InvalidArgumentError, match="unknown data_format 'NHWC'"):
+    with pytest.raises(
+        hd.InvalidArgumentError,
+        match=r"BatchNorm: data_format must be one of \['channels_last', .*got 'NHWC'",
+    ):
         hd.nn.BatchNorm(3, data_format="NHWC")
     with pytest.raises(hd.InvalidArgumentError, match="in_channels=3 is not divisible by groups=2"):
         hd.nn.Conv2d(3, 4, 3, groups=2)

@@ -748,6 +748,8 @@ VALID_CALLS.update(
             for d, x in ((1, _SEQ), (2, _IMAGE), (3, _VOLUME))
         },
         "hedera.nn.Embedding.forward": {"ids": A((2,), "int64", "ints")},
+        "hedera.nn.Identity.forward": {"x": A((2, 3))},
+        "hedera.nn.Sequential.forward": {"x": A((2, 3))},
         "hedera.nn.BatchNorm.forward": {"x": _SEQ},
         "hedera.nn.GroupNorm.forward": {"x": A((2, 5, 2))},
         "hedera.nn.GRU.forward": {"x": _SEQ},

@@ -80,13 +80,19 @@ def scan(
     stack: Callable,
     empty_like: Callable,
 ) -> tuple[Flat, Flat]:
-    """``length`` steps of ``step(carry, x) -> (carry, y)`` in Python; ys stacked on axis 0."""
-    rows = list(zip(*(unstack(x) for x in xs), strict=True)) if xs else [()] * length  # x of each step
-    carry = init
-    ys: list[Any] = [None] * length
-    for t in range(length - 1, -1, -1) if reverse else range(length):
-        carry, ys[t] = step(carry, rows[t])
+    """``length`` steps of ``step(carry, x) -> (carry, y)`` in Python; ys stacked on axis 0, once."""
     if length == 0:  # one step on slices of zeros gives the structure of y (its values are dropped)
         _, y = step(init, tuple(empty_like(x) for x in xs))  # empty_like(x): zeros of x[0]'s shape
         return init, tuple(stack([v])[:0] for v in y)
+    rows = zip(*map(unstack, xs), strict=True) if xs else ((),) * length  # the x of each step (equal lengths)
+    if reverse:
+        rows = reversed(list(rows))
+    carry = init
+    ys: list[Any] = []
+    append = ys.append
+    for x in rows:
+        carry, y = step(carry, x)
+        append(y)
+    if reverse:
+        ys.reverse()
     return carry, tuple(stack(list(leaves)) for leaves in zip(*ys, strict=True))

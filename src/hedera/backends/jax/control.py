@@ -22,6 +22,7 @@ from .. import _control_python as _py
 from . import autodiff as _autodiff
 
 BACKEND = "jax"
+BOOL = jnp.dtype(bool)  # the native dtype of predicates
 
 
 def user_function(f: Callable) -> Callable:

@@ -6,10 +6,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import mxnet as mx
+import numpy as np
 
 from .. import _control_python as _py
 
 BACKEND = "mxnet"
+BOOL = np.dtype(bool)  # the native dtype of predicates (mxnet arrays have numpy dtypes)
 
 
 def user_function(f: Callable) -> Callable:

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _control_python as _py
 
 BACKEND = "numpy"
+BOOL = np.dtype(bool)  # the native dtype of predicates
 
 
 def user_function(f: Callable) -> Callable:

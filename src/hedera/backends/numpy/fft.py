@@ -29,46 +29,67 @@ def _real_input(fname, x):
     return x
 
 
+#: numpy >= 2 computes in the input's precision: for these dtypes the shims below are NumPy's own function
+#: (the C front calls it directly); numpy < 2 computes in double precision (the casts above)
+_OWN_PRECISION = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+_INEXACT = tuple(np.dtype(t) for t in "fdFD")
+_FLOATING = tuple(np.dtype(t) for t in "fd")
+
+
+def _native(fn, dtypes, forwarded):
+    return native_common_case(fn, 1, dtypes, forwarded) if _OWN_PRECISION else (lambda shim: shim)
+
+
 def _real(x, out):
     return out.astype(_REAL_OF.get(np.asarray(x).dtype, np.float64), copy=False)
 
 
+@_native(np.fft.fft, _INEXACT, ("n", "axis", "norm"))
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
     return _complex(x, np.fft.fft(x, n=n, axis=axis, norm=norm))
 
 
+@_native(np.fft.ifft, _INEXACT, ("n", "axis", "norm"))
 def ifft(x, /, *, n=None, axis=-1, norm="backward"):
     return _complex(x, np.fft.ifft(x, n=n, axis=axis, norm=norm))
 
 
+@_native(np.fft.fftn, _INEXACT, ("s", "axes", "norm"))
 def fftn(x, /, *, s=None, axes=None, norm="backward"):
     return _complex(x, np.fft.fftn(x, s=s, axes=axes, norm=norm))
 
 
+@_native(np.fft.ifftn, _INEXACT, ("s", "axes", "norm"))
 def ifftn(x, /, *, s=None, axes=None, norm="backward"):
     return _complex(x, np.fft.ifftn(x, s=s, axes=axes, norm=norm))
 
 
+@_native(np.fft.rfft, _FLOATING, ("n", "axis", "norm"))
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _complex(x, np.fft.rfft(_real_input("rfft", x), n=n, axis=axis, norm=norm))
 
 
+@_native(np.fft.irfft, _INEXACT, ("n", "axis", "norm"))
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _real(x, np.fft.irfft(x, n=n, axis=axis, norm=norm))
 
 
+@_native(np.fft.rfftn, _FLOATING, ("s", "axes", "norm"))
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
     return _complex(x, np.fft.rfftn(_real_input("rfftn", x), s=s, axes=axes, norm=norm))
 
 
+@_native(np.fft.irfftn, _INEXACT, ("s", "axes", "norm"))
 def irfftn(x, /, *, s=None, axes=None, norm="backward"):
     return _real(x, np.fft.irfftn(x, s=s, axes=axes, norm=norm))
 
 
+@_native(np.fft.hfft, _INEXACT, ("n", "axis", "norm"))
 def hfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _real(x, np.fft.hfft(x, n=n, axis=axis, norm=norm))
 
 
+@_native(np.fft.ihfft, _FLOATING, ("n", "axis", "norm"))
 def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _complex(x, np.fft.ihfft(_real_input("ihfft", x), n=n, axis=axis, norm=norm))
 

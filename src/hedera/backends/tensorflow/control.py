@@ -2,8 +2,9 @@
 
 Inside a graph (``tf.function``, ``hd.jit``, ``tf.vectorized_map``) the primitives run, so
 nothing unrolls; ``GradientTape``, ``ForwardAccumulator`` and ``pfor`` all go through them.
-A scan is one ``tf.while_loop`` over ``TensorArray`` s; its first step runs before the loop (it
-gives the dtypes and shapes of the per-step outputs, which the ``TensorArray`` s need up front).
+A scan is one ``tf.while_loop`` over ``TensorArray`` s; the dtypes and shapes of the per-step
+outputs, which the ``TensorArray`` s need up front, come from a trace of the step in a graph of its
+own (:func:`_y_specs`), so the loop runs every step and the outer graph holds nothing else.
 Eagerly, Python loops run.
 """
 
@@ -21,6 +22,7 @@ from . import autodiff as _autodiff
 from .autodiff import user_function  # noqa: F401  (AutoGraph for user functions in graphs)
 
 BACKEND = "tensorflow"
+BOOL = tf.bool  # the native dtype of predicates
 
 
 def arange(start: int, stop: int) -> Any:
@@ -87,34 +89,41 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
         _, y = step(init, tuple(tf.zeros(x.shape[1:], x.dtype) for x in xs))
         return init, tuple(tf.zeros((0, *v.shape), v.dtype) for v in y)
     inputs = [tf.TensorArray(x.dtype, size=length, element_shape=x.shape[1:]).unstack(x) for x in xs]
-    first = length - 1 if reverse else 0
-    carry, y_first = step(init, tuple(ta.read(first) for ta in inputs))  # outside the loop: y's dtypes
-    # the other steps' ys: a TensorArray each, filled in loop order (a write outside the loop
-    # breaks ForwardAccumulator in graphs); the first step's y is joined on at the end
-    outputs = [tf.TensorArray(v.dtype, size=length - 1, element_shape=v.shape) for v in y_first]
-    n = len(carry)
+    y_specs = _y_specs(step, init, xs)
+    outputs = [tf.TensorArray(dtype, size=length, element_shape=shape) for dtype, shape in y_specs]
+    n = len(init)
 
     def body(t: Any, *state: Any) -> tuple:
         carry, outs = state[:n], state[n:]
         index = length - 1 - t if reverse else t
         carry, y = step(tuple(carry), tuple(ta.read(index) for ta in inputs))
-        written = (ta.write(t - 1, v) for ta, v in zip(outs, y, strict=True))
+        written = (ta.write(index, v) for ta, v in zip(outs, y, strict=True))
         return (t + 1, *carry, *written)
 
     try:
         state = tf.while_loop(
             lambda t, *_: t < length,
             body,
-            (tf.constant(1), *carry, *outputs),
+            (tf.constant(0), *init, *outputs),
         )  # (no maximum_iterations: it adds a second counter and test per step; t < length bounds it)
     except (TypeError, ValueError) as error:
         if n:
             raise
         raise _forward_mode_error("map", error) from error
-    ys = []
-    for ta, v in zip(state[n + 1 :], y_first, strict=True):
-        rest = ta.stack()  # loop order: forward t = 1..length-1, reverse t = length-2..0
-        ys.append(
-            tf.concat([v[None], rest], 0) if not reverse else tf.concat([tf.reverse(rest, [0]), v[None]], 0)
-        )
-    return tuple(state[1 : n + 1]), tuple(ys)
+    return tuple(state[1 : n + 1]), tuple(ta.stack() for ta in state[n + 1 :])
+
+
+def _y_specs(step: Callable, init: tuple, xs: tuple) -> list[tuple[Any, Any]]:
+    """The dtype and static shape of each of ``step``'s per-step outputs, which the ``TensorArray`` s
+    need before the loop: ``step`` traced once in a graph of its own, whose ops never run (so the
+    outer graph holds the loop alone, and the body's side effects happen in the loop only)."""
+
+    def probe(carry: list, x: list) -> tuple:
+        return step(tuple(carry), tuple(x))[1]
+
+    specs = (
+        [tf.TensorSpec(v.shape, v.dtype) for v in init],
+        [tf.TensorSpec(x.shape[1:], x.dtype) for x in xs],
+    )
+    outputs = tf.function(probe, autograph=False).get_concrete_function(*specs).structured_outputs
+    return [(v.dtype, v.shape) for v in outputs]

@@ -28,6 +28,7 @@ from ._core import (
     ndim,
     on_device,
     shape_list,
+    small_constant,
 )
 from ._private import EagerTensor, eager_context, gen_array_ops
 
@@ -147,9 +148,9 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     if k == 0 and dt is not tf.bool and device is None and type(n_rows) is int and type(n_cols) is int:
         ones = _filled((min(n_rows, n_cols),), dt, 1) if n_rows >= 0 and n_cols >= 0 else None
         if ones is not None:  # tf.eye's ops (ones on a diagonal) with their operands cached
-            square = n_rows == n_cols
-            rows, cols = (-1, -1) if square else (n_rows, n_cols)
-            return gen_array_ops.matrix_diag_v3(ones, 0, rows, cols, _fill_value(dt, 0), align="RIGHT_LEFT")
+            rows, cols = (-1, -1) if n_rows == n_cols else (n_rows, n_cols)
+            zero = small_constant(0, dt)
+            return gen_array_ops.matrix_diag_v3(ones, 0, rows, cols, zero, align="RIGHT_LEFT")
     with on_device(device):
         if k == 0 and dt is not tf.bool:  # the main diagonal: tf.eye (~2 ops, not 6)
             return tf.eye(n_rows, n_cols, dtype=dt)
@@ -306,7 +307,6 @@ def ones_like(x, /, *, dtype=None, device=None):
 # with the shape and the value cached as tensors gives the same tensor for a third of that.
 
 _FILL_DIMS: dict[tuple[int, ...], tf.Tensor] = {}
-_FILL_VALUES: dict[tuple[int, int], tf.Tensor] = {}
 _FILL_CACHE_SIZE = 256
 
 
@@ -325,16 +325,7 @@ def _filled(shape: Any, dt: tf.DType, value: int) -> tf.Tensor | None:
             dims = tf.constant(np.array(key, np.int64))
         if len(_FILL_DIMS) < _FILL_CACHE_SIZE:
             _FILL_DIMS[key] = dims
-    return gen_array_ops.fill(dims, _fill_value(dt, value))
-
-
-def _fill_value(dt: tf.DType, value: int) -> tf.Tensor:
-    """``value`` (0 or 1) as a cached eager 0-d tensor of ``dt``."""
-    found = _FILL_VALUES.get((id(dt), value))
-    if found is None:
-        with tf.device("/CPU:0"):
-            found = _FILL_VALUES[(id(dt), value)] = tf.constant(np.array(value, dt.as_numpy_dtype))
-    return found
+    return gen_array_ops.fill(dims, small_constant(value, dt))
 
 
 def _band_mask(x, k, upper):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -11,6 +10,7 @@ import tensorflow as tf
 from ... import dtypes as _hd
 from ..._api import names_in
 from ...errors import DtypeError, InvalidArgumentError
+from .._common import FInfo, IInfo
 from ._core import (
     COMPLEX,
     INTEGER,
@@ -71,32 +71,6 @@ def can_cast(from_, to, /):
     return _hd.can_cast(_as_dtype(from_, "from_"), _as_dtype(to, "to"))
 
 
-@dataclass(frozen=True)
-class finfo_object:  # noqa: N801 - the standard's name
-    """Machine limits of a floating-point dtype (the standard's ``finfo`` object).
-
-    For a complex dtype the limits are those of its real and imaginary parts, and
-    ``dtype`` is the real dtype of that precision.
-    """
-
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: tf.DType
-
-
-@dataclass(frozen=True)
-class iinfo_object:  # noqa: N801 - the standard's name
-    """Machine limits of an integer dtype (the standard's ``iinfo`` object)."""
-
-    bits: int
-    max: int
-    min: int
-    dtype: tf.DType
-
-
 def finfo(type, /):
     dt = native_dtype(type.dtype if hasattr(type, "shape") else type)
     if not (dt.is_floating or dt.is_complex):
@@ -108,7 +82,7 @@ def finfo(type, /):
         info = ml_dtypes.finfo(ml_dtypes.bfloat16)
     else:
         info = np.finfo(real.as_numpy_dtype)
-    return finfo_object(
+    return FInfo(
         bits=info.bits,
         eps=float(info.eps),
         max=float(info.max),
@@ -123,7 +97,7 @@ def iinfo(type, /):
     if dt not in INTEGER:
         raise DtypeError(f"iinfo: expected an integer dtype, got {dt.name}")
     info = np.iinfo(dt.as_numpy_dtype)
-    return iinfo_object(bits=info.bits, max=int(info.max), min=int(info.min), dtype=dt)
+    return IInfo(bits=info.bits, max=int(info.max), min=int(info.min), dtype=dt)
 
 
 def isdtype(dtype, kind):

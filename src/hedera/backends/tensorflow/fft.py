@@ -158,7 +158,7 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The 1-d transform of real ``x``: the ``n // 2 + 1`` non-negative frequency terms."""
-    if n is None and axis == -1 and norm == "backward" and type(x) is _EAGER:
+    if n is None and axis == -1 and type(axis) is int and norm == "backward" and type(x) is _EAGER:
         enum = x._datatype_enum()
         if enum in _RFFT_OF:  # the common case: tf.signal.rfft's op, its length cached
             size = x.shape.as_list()[-1:]
@@ -173,7 +173,7 @@ def rfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
-    if n is None and axis == -1 and norm == "backward" and type(x) is _EAGER:
+    if n is None and axis == -1 and type(axis) is int and norm == "backward" and type(x) is _EAGER:
         enum = x._datatype_enum()
         if enum in _IRFFT_OF:  # the common case: tf.signal.irfft's op, its length cached
             size = x.shape.as_list()[-1:]

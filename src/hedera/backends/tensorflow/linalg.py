@@ -44,7 +44,7 @@ def cross(x1, x2, /, *, axis=-1):
     # the common case: one real dtype, the last axis: TF's own op, not ~15 ops. The op checks the
     # shapes itself (one shape, 3 along the last axis) and raises where they differ: then the
     # general path below broadcasts, or names the problem
-    if axis == -1 and type(x1) is _EAGER and type(x2) is _EAGER:
+    if axis == -1 and type(axis) is int and type(x1) is _EAGER and type(x2) is _EAGER:
         enum = x1._datatype_enum()
         if enum == x2._datatype_enum() and enum not in _COMPLEX_ENUMS:
             try:
@@ -190,7 +190,7 @@ def pinv(x, /, *, rtol=None):
     """
     if x.dtype not in COMPLEX and x.shape.is_fully_defined() and x.shape.num_elements():
         if rtol is None:  # (a Python float: no ops)
-            rtol = max(x.shape[-2:]) * float(np.finfo(x.dtype.as_numpy_dtype).eps)
+            rtol = max(x.shape[-2:]) * _eps(x.dtype)
         else:
             rtol = _rtol(x, rtol)
         return tf.linalg.pinv(x, rcond=rtol)
@@ -200,6 +200,17 @@ def pinv(x, /, *, rtol=None):
     safe = tf.where(s > cutoff, s, tf.ones_like(s))
     inverse = tf.where(s > cutoff, 1 / safe, tf.zeros_like(s))
     return tf.linalg.matmul(v * tf.cast(inverse, x.dtype)[..., None, :], u, adjoint_b=True)
+
+
+_EPS: dict[int, float] = {}
+
+
+def _eps(dtype: tf.DType) -> float:
+    """The machine epsilon of a real floating dtype, as a Python float (np.finfo costs ~1 us)."""
+    found = _EPS.get(id(dtype))
+    if found is None:
+        found = _EPS[id(dtype)] = float(np.finfo(dtype.as_numpy_dtype).eps)
+    return found
 
 
 def qr(x, /, *, mode="reduced"):

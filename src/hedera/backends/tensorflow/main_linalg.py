@@ -15,6 +15,7 @@ from ..._api import names_in
 from ...errors import DtypeError, InvalidAxisError, ShapeError
 from .._common import normalize_axis
 from ._core import DTypeSet, broadcast_shape, ndim, promote, shape_list
+from ._private import EagerTensor
 from ._private import gen_array_ops as _ga
 from ._private import gen_math_ops as _gm
 
@@ -60,9 +61,19 @@ def _matmul_op(a, b, rank):
 
 def matrix_transpose(x, /):
     """Each matrix of ``x`` transposed (the last two axes swapped)."""
-    if ndim(x) < 2:
+    rank = ndim(x)
+    if rank < 2:
         raise ShapeError("matrix_transpose: x must have at least two dimensions")
-    return tf.linalg.matrix_transpose(x)
+    if type(x) is not EagerTensor:
+        return tf.linalg.matrix_transpose(x)
+    perm = _MATRIX_PERMS.get(rank)
+    if perm is None:  # tf.linalg.matrix_transpose builds this permutation on every call
+        with tf.device("/CPU:0"):
+            perm = _MATRIX_PERMS[rank] = tf.constant([*range(rank - 2), rank - 1, rank - 2], tf.int32)
+    return _ga.transpose(x, perm)
+
+
+_MATRIX_PERMS: dict[int, tf.Tensor] = {}
 
 
 def tensordot(x1, x2, /, *, axes=2):

@@ -26,6 +26,7 @@ from .. import _control_python as _py
 from . import autodiff as _autodiff
 
 BACKEND = "torch"
+BOOL = torch.bool  # the native dtype of predicates
 
 
 def user_function(f: Callable) -> Callable:

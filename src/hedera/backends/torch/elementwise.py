@@ -258,8 +258,10 @@ def clip(x, /, min=None, max=None):
     torch.clamp takes two scalars or two tensors but not a mix, ignores a NaN scalar
     bound and promotes with tensor bounds, so bounds are adjusted first.
     """
-    if type(min) is float and type(max) is float and x.dtype.is_floating_point and min == min and max == max:
-        return torch.clamp(x, min, max)  # what the general path below does for two non-NaN floats
+    lo_kind, hi_kind = type(min), type(max)
+    if (lo_kind is float or (min is None and hi_kind is float)) and (hi_kind is float or max is None):
+        if x.dtype.is_floating_point and min == min and max == max:  # (None == None)
+            return torch.clamp(x, min, max)  # what the general path below does for non-NaN floats
     lo, hi = _bound(min, x), _bound(max, x)
     if lo is None and hi is None:
         return x.clone()

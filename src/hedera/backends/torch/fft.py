@@ -11,42 +11,52 @@ from ._core import default_float, native_device, native_dtype
 __all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
 
+@native_common_case(torch.fft.fft, 1, forwarded=("n", "norm"))
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.fft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.ifft, 1, forwarded=("n", "norm"))
 def ifft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.ifft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.fftn, 1, forwarded=("s", "norm"))
 def fftn(x, /, *, s=None, axes=None, norm="backward"):
     return torch.fft.fftn(x, s, axes, norm)
 
 
+@native_common_case(torch.fft.ifftn, 1, forwarded=("s", "norm"))
 def ifftn(x, /, *, s=None, axes=None, norm="backward"):
     return torch.fft.ifftn(x, s, axes, norm)
 
 
+@native_common_case(torch.fft.rfft, 1, forwarded=("n", "norm"))
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.rfft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.irfft, 1, forwarded=("n", "norm"))
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.irfft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.rfftn, 1, forwarded=("s", "norm"))
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
     return torch.fft.rfftn(x, s, axes, norm)
 
 
+@native_common_case(torch.fft.irfftn, 1, forwarded=("s", "norm"))
 def irfftn(x, /, *, s=None, axes=None, norm="backward"):
     return torch.fft.irfftn(x, s, axes, norm)
 
 
+@native_common_case(torch.fft.hfft, 1, forwarded=("n", "norm"))
 def hfft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.hfft(x, n, axis, norm)
 
 
+@native_common_case(torch.fft.ihfft, 1, forwarded=("n", "norm"))
 def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
     return torch.fft.ihfft(x, n, axis, norm)
 

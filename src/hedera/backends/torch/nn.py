@@ -285,3 +285,14 @@ def gather_classes(x, targets):
     if type(targets) is not torch.Tensor or targets.dtype is not torch.int64:
         return None  # torch.gather takes int64 indices only; hedera's take_along_axis converts
     return x.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+
+
+def attention(query, key, value, scale):
+    # F.scaled_dot_product_attention: torch's fused kernel (what torch.nn.MultiheadAttention
+    # calls), one autograd node where the written-out softmax(q k^T s) v makes five
+    lead = query.shape[:-2]
+    if query.ndim < 3 or key.shape[:-2] != lead or value.shape[:-2] != lead:
+        return None  # broadcast leading axes: hedera's written-out form
+    if not _fused_applies(query, key, value):
+        return None
+    return F.scaled_dot_product_attention(query, key, value, scale=scale)

@@ -12,10 +12,12 @@ from ._core import promote, promote_all, to_tensor_like
 __all__ = names_in("searching")  # the API table's searching rows
 
 
+@native_common_case(torch.argmax, 1)
 def argmax(x, /, *, axis=None, keepdims=False):
     return torch.argmax(x, axis, keepdims)
 
 
+@native_common_case(torch.argmin, 1)
 def argmin(x, /, *, axis=None, keepdims=False):
     return torch.argmin(x, axis, keepdims)
 

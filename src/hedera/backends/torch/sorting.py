@@ -15,4 +15,8 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
+    if stable and not (x.dtype.is_floating_point or x.dtype.is_complex):
+        # equal integers (booleans) are the same value: any order of them is the stable one, and
+        # torch's default sort is faster (floating: +0.0 and -0.0 are equal yet distinct, so stable)
+        return torch.sort(x, dim=axis, descending=descending).values
     return torch.sort(x, dim=axis, descending=descending, stable=stable).values

@@ -22,6 +22,7 @@ __all__ = names_in("statistical")  # the API table's statistical rows
 
 _uint8 = torch.uint8
 _UNSIGNED = (torch.uint8, torch.uint16, torch.uint32, torch.uint64)
+_UNSIGNED_SET = frozenset(_UNSIGNED)  # (a hash test: `in` a tuple compares with each)
 _SMALL_UNSIGNED = (torch.uint8, torch.uint16, torch.uint32)  # accumulated in uint64 by the standard
 #: the dtypes whose sums and products torch accumulates as the standard does (the C front's common case)
 _NOT_UNSIGNED = tuple(d for d in TORCH_DTYPES.values() if d not in _UNSIGNED)
@@ -53,6 +54,8 @@ def _no_axis(x, dtype):
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.sum(x)  # the common case, without torch's slower keyword parsing
+    if dtype is None and type(axis) is int and x.dtype not in _UNSIGNED_SET:
+        return torch.sum(x, axis, keepdims)  # one axis: no dtype keyword either
     dt = _accumulator(x, dtype)
     if axis is None:
         return torch.sum(x, None, keepdims, dtype=dt)
@@ -63,6 +66,8 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 @native_common_case(torch.prod, 1, _NOT_UNSIGNED)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    if dtype is None and type(axis) is int and x.dtype not in _UNSIGNED_SET:
+        return torch.prod(x, axis, keepdims)  # the common case of one axis, without the dtype keyword
     dt = _accumulator(x, dtype)
     if axis is None:
         out = torch.prod(x, dtype=dt)
@@ -154,8 +159,9 @@ def _plain_axis(x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
-        if x.dtype not in _UNSIGNED:  # the common case, straight to torch (no call of _plain_axis)
+    if type(axis) is int and dtype is None and not include_initial and x.dtype not in _UNSIGNED_SET:
+        n = x.ndim
+        if -n <= axis < n:  # the common case, straight to torch (no call of _plain_axis)
             return torch.cumsum(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:
@@ -164,8 +170,9 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    if type(axis) is int and dtype is None and not include_initial and -x.ndim <= axis < x.ndim:
-        if x.dtype not in _UNSIGNED:  # the common case, as in cumulative_sum
+    if type(axis) is int and dtype is None and not include_initial and x.dtype not in _UNSIGNED_SET:
+        n = x.ndim
+        if -n <= axis < n:  # the common case, as in cumulative_sum
             return torch.cumprod(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:

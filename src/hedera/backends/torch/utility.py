@@ -5,11 +5,16 @@ from __future__ import annotations
 import torch
 
 from ..._api import names_in
-from ._core import to_tensor_like
+from .._common import native_common_case
+from ._core import TORCH_DTYPES, to_tensor_like
+
+#: torch.all and torch.any give bool for these (uint8 for uint8)
+_NOT_UINT8 = tuple(d for d in TORCH_DTYPES.values() if d is not torch.uint8)
 
 __all__ = names_in("utility")  # the API table's utility rows
 
 
+@native_common_case(torch.all, 1, _NOT_UINT8)
 def all(x, /, *, axis=None, keepdims=False):
     # torch reduces everything for dim=(), and keeps uint8 as the result dtype
     if axis == ():
@@ -18,6 +23,7 @@ def all(x, /, *, axis=None, keepdims=False):
     return out if out.dtype is torch.bool else out.to(torch.bool)  # (.to costs ~0.7 us even as a no-op)
 
 
+@native_common_case(torch.any, 1, _NOT_UINT8)
 def any(x, /, *, axis=None, keepdims=False):
     if axis == ():
         return x.to(torch.bool, copy=True)

@@ -66,6 +66,9 @@ def scaled_dot_product_attention(
 
     Notes
     -----
+    Without mask, dropout or weights, torch runs it eagerly as one
+    ``torch.nn.functional.scaled_dot_product_attention`` (:func:`hedera.nn_ops.attention`),
+    equal within float rounding.
     Masked scores are set to the dtype's most negative finite value, not ``-inf``:
     a query whose keys are all masked attends uniformly instead of giving NaN
     (PyTorch gives NaN there), and gradients stay finite.
@@ -86,6 +89,10 @@ def scaled_dot_product_attention(
         )
     if scale is None:
         scale = 1.0 / math.sqrt(qs[-1])
+    if mask is None and not is_causal and not dropout_rate and not return_weights:
+        fused = hd.nn_ops.attention(query, key, value, float(scale))  # the backend's kernel, if any
+        if fused is not None:
+            return fused
     scores = hd.multiply(hd.matmul(query, hd.matrix_transpose(key)), float(scale))
     allowed = None
     if mask is not None:
