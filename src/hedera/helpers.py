@@ -219,29 +219,17 @@ def _explain_failure(fn: Callable[..., Any], op: str, args: tuple, kwargs: dict)
     arrays of several backends (:class:`hedera.BackendMismatchError`), a value that is not a
     number where an ``int``/``float`` goes (:class:`hedera.ArgumentTypeError`). Returns if none
     does (the caller then raises the original error)."""
+    signature = inspect.signature(fn)
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
     except TypeError:
         return  # a wrong call (too many arguments...): Python's own message says it
-    parameters = inspect.signature(fn).parameters
-    first: tuple[str, str] | None = None
+    arrays: list[tuple[str, Any, bool]] = []  # the array arguments so far, in parameter order
     for name, value in bound.arguments.items():
-        annotation = parameters[name].annotation
+        annotation = signature.parameters[name].annotation
         if annotation in _ARRAY_ANNOTATIONS:
-            if value is None and _ARRAY_ANNOTATIONS[annotation]:
-                continue
-            if not hd.is_array(value):
-                raise hd.NotAnArrayError(
-                    f"{op}: {name} must be an array (convert it with hd.asarray), got {_kind_text(value)}"
-                )
-            backend = hd.backend_of(value)
-            if first is None:
-                first = (name, backend)
-            elif backend != first[1]:
-                raise hd.BackendMismatchError(
-                    f"{op}: {first[0]} is a {first[1]} array but {name} is a {backend} array; "
-                    f"convert one with hd.asarray(..., backend=...)"
-                )
+            arrays.append((name, value, _ARRAY_ANNOTATIONS[annotation]))
+            _check_arrays(op, tuple(arrays))  # raises for this argument, if it is at fault
         elif annotation in _NUMBER_ANNOTATIONS:
             if value is None and _NUMBER_ANNOTATIONS[annotation]:
                 continue
