@@ -45,7 +45,8 @@ eagerly), and return None where it does not (another backend, or a trace: under
 turns into its own loop). Same equations and gate order as that loop; results equal
 within float rounding (the sums of the gates are added in another order).
 ``attention(query, key, value, scale)`` is unmasked scaled dot-product attention in one kernel
-(torch's ``scaled_dot_product_attention``, eagerly), or None. ``gather_classes(x, targets)`` is
+(torch's ``scaled_dot_product_attention``, eagerly), or None; ``layer_norm(x, normalized_shape,
+weight, bias, eps)`` likewise (torch's ``F.layer_norm``, eagerly), or None. ``gather_classes(x, targets)`` is
 ``x[..., targets]`` per example (what cross-entropy
 picks from the log-probabilities), in one gather where the backend has a cheap one
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
@@ -83,6 +84,7 @@ __all__ = [
     "hard_sigmoid",
     "hard_swish",
     "kernels",
+    "layer_norm",
     "leaky_relu",
     "log_sigmoid",
     "log_softmax",
@@ -136,6 +138,7 @@ FUSED_KERNELS: dict[str, str] = {
     "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
+    "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
 }
 
 
@@ -308,6 +311,13 @@ FUSED_DOCS = {
         "checked by the caller) in the backend's fused kernel (torch eagerly, outside transforms: "
         "``F.scaled_dot_product_attention``), equal within float rounding; None where it has none."
     ),
+    "layer_norm": (
+        "Layer normalisation of ``x`` over its last ``len(normalized_shape)`` axes (a tuple of ints, "
+        "checked by the caller), ``(x - mean) / sqrt(var + eps) * weight + bias`` with ``weight``/``bias`` "
+        "of shape ``normalized_shape`` or None, in the backend's fused kernel (torch eagerly, outside "
+        "transforms: ``F.layer_norm``, one autograd node where the written-out form makes eight), equal "
+        "within float rounding; None where it has none."
+    ),
     "gather_classes": (
         "``x[..., targets]`` per example: ``x`` of shape ``(..., classes)``, integer ``targets`` of "
         "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
@@ -348,3 +358,4 @@ attention = _fused_front("attention")
 lstm = _fused_front("lstm")
 gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
+layer_norm = _fused_front("layer_norm")
