@@ -33,7 +33,12 @@ for the whole list); where it does not, or cannot for the given arrays, the
 loop runs. With ``reuse=True`` the caller gives up ``xs``: they are temporaries
 it will not read again, and a backend may write the results into them (torch
 does, outside autograd; arrays that cannot be written to, like jax's, are simply
-not reused). ``hd.optim`` runs its updates through these kernels.
+not reused). ``out`` (binary kernels and ``foreach_square``) is a list of arrays
+the caller gives up likewise, one per ``x`` (temporaries of an earlier call, of
+the results' shapes and dtypes), that the backend may write the results into
+instead of allocating new ones (torch does for large tensors, outside autograd:
+``torch.mul(x, y, out=o)``); the values are the same either way. ``hd.optim``
+runs its updates through these kernels.
 
 Fused layer kernels
 -------------------
@@ -123,12 +128,12 @@ KERNELS: dict[str, str] = {
 
 #: multi-tensor kernel name -> its signature; optional in a backend's module (hedera loops otherwise)
 FOREACH_KERNELS: dict[str, str] = {
-    "foreach_add": "(xs, ys, reuse)",
-    "foreach_multiply": "(xs, ys, reuse)",
-    "foreach_divide": "(xs, ys, reuse)",
-    "foreach_maximum": "(xs, ys, reuse)",
+    "foreach_add": "(xs, ys, reuse, out)",
+    "foreach_multiply": "(xs, ys, reuse, out)",
+    "foreach_divide": "(xs, ys, reuse, out)",
+    "foreach_maximum": "(xs, ys, reuse, out)",
     "foreach_sqrt": "(xs, reuse)",
-    "foreach_square": "(xs, reuse)",
+    "foreach_square": "(xs, reuse, out)",
 }
 
 
@@ -206,7 +211,7 @@ avg_pool = _front("avg_pool")
 
 
 def _loop_binary(fn: Callable[[Any, Any], Any]) -> Callable[..., list]:
-    def loop(xs: list, ys: Any, reuse: bool = False) -> list:
+    def loop(xs: list, ys: Any, reuse: bool = False, out: list | None = None) -> list:
         if isinstance(ys, (list, tuple)):
             return [fn(x, y) for x, y in zip(xs, ys, strict=True)]
         return [fn(x, ys) for x in xs]
@@ -215,7 +220,7 @@ def _loop_binary(fn: Callable[[Any, Any], Any]) -> Callable[..., list]:
 
 
 def _loop_unary(fn: Callable[[Any], Any]) -> Callable[..., list]:
-    def loop(xs: list, reuse: bool = False) -> list:
+    def loop(xs: list, reuse: bool = False, out: list | None = None) -> list:
         return [fn(x) for x in xs]
 
     return loop
@@ -259,6 +264,9 @@ def _nonempty_list(name: str, xs: Any) -> bool:
     return len(xs) > 0
 
 
+_OUT_DOC = "; ``out``: a list of arrays given up, one per ``x``, that the results may be written into"
+
+
 def _foreach_front(name: str) -> Callable:
     cache: dict[type, Callable] = {}
     binary = FOREACH_KERNELS[name].startswith("(xs, ys")
@@ -269,12 +277,24 @@ def _foreach_front(name: str) -> Callable:
         except KeyError:
             return _foreach_miss(cache, name, xs[0])
 
+    takes_out = FOREACH_KERNELS[name].endswith("out)")
     if binary:
 
-        def front(xs: list, ys: Any, reuse: bool = False) -> list:
+        def front(xs: list, ys: Any, reuse: bool = False, out: list | None = None) -> list:
             if not _nonempty_list(name, xs):
                 return []
-            return kernel_for(xs)(xs, ys, reuse)
+            if out is None:  # the common call, and a backend kernel without `out`
+                return kernel_for(xs)(xs, ys, reuse)
+            return kernel_for(xs)(xs, ys, reuse, out)
+
+    elif takes_out:
+
+        def front(xs: list, reuse: bool = False, out: list | None = None) -> list:  # type: ignore[misc]
+            if not _nonempty_list(name, xs):
+                return []
+            if out is None:
+                return kernel_for(xs)(xs, reuse)
+            return kernel_for(xs)(xs, reuse, out)
 
     else:
 
@@ -288,7 +308,8 @@ def _foreach_front(name: str) -> Callable:
     front.__doc__ = (
         f"``[hd.{op}(x{', y' if binary else ''}) for x in xs]`` in one multi-tensor kernel where the backend "
         f"has one (signature ``{name}{FOREACH_KERNELS[name]}``; ``ys`` a list or one scalar; "
-        "``reuse=True``: the results may be written into ``xs``). Returns a list."
+        "``reuse=True``: the results may be written into ``xs``"
+        f"{_OUT_DOC if takes_out else ''}). Returns a list."
     )
     return front
 
