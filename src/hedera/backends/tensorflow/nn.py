@@ -240,3 +240,21 @@ def gather_classes(x, targets):
     if not isinstance(targets, tf.Tensor) or targets.dtype not in (tf.int32, tf.int64):
         return None
     return tf.gather(x, targets, batch_dims=targets.shape.rank)
+
+
+_XENT_DTYPES = frozenset({tf.float16, tf.bfloat16, tf.float32, tf.float64})
+
+
+def softmax_cross_entropy(logits, targets):
+    # one SparseSoftmaxCrossEntropyWithLogits, as Keras' loss: the kernel returns the gradient
+    # (softmax minus one-hot) with the loss, where log_softmax and a gather make about sixty ops
+    # forward and backward inside a tf.function (the gather's gradient alone some fifty)
+    if (
+        not isinstance(targets, tf.Tensor)
+        or targets.dtype not in (tf.int32, tf.int64)
+        or logits.dtype not in _XENT_DTYPES
+        or not logits.shape.rank  # unknown, or a 0-d array
+        or not logits.shape[-1]  # no classes (or unknown): the op would read label 0 out of range
+    ):
+        return None
+    return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, logits=logits)
