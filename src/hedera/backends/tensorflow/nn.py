@@ -139,10 +139,28 @@ def _conv_valid(x, w, stride, dilation, groups):
     return tf.concat([_conv_valid(xi, wi, stride, dilation, 1) for xi, wi in zip(xs, ws, strict=True)], -1)
 
 
+def _is_same_padding(x, weight, stride, padding):
+    """Whether the (low, high) pairs are TensorFlow's own ``"SAME"`` padding of channels-last ``x``
+    (static spatial sizes, no dilation): the kernel pads it itself, without a ``tf.pad`` (a copy
+    of the input, and a slice in the gradient) in front."""
+    sizes = x.shape[1:-1]
+    if None in sizes:
+        return False
+    for n, k, s, (lo, hi) in zip(sizes, weight.shape[:-2], stride, padding, strict=True):
+        total = max((-(-n // s) - 1) * s + k - n, 0)
+        if (lo, hi) != (total // 2, total - total // 2):
+            return False
+    return True
+
+
 def conv(x, weight, bias, stride, padding, dilation, groups, channels_last):
-    x = _pad(_to_last(x, channels_last), padding)
-    y = _add_bias(_conv_valid(x, weight, stride, dilation, groups), bias)
-    return _from_last(y, channels_last)
+    x = _to_last(x, channels_last)
+    nd = len(stride)
+    if groups == 1 and all(d == 1 for d in dilation) and _is_same_padding(x, weight, stride, padding):
+        y = _CONV[nd](x, weight, [1, *stride, 1], "SAME", data_format=_FORMAT[nd])
+    else:
+        y = _conv_valid(_pad(x, padding), weight, stride, dilation, groups)
+    return _from_last(_add_bias(y, bias), channels_last)
 
 
 def transpose_kernel(weight, groups):

@@ -1,10 +1,12 @@
-"""``hd.nn_ops.softmax_cross_entropy``: the fused cross-entropy kernel that ``F.cross_entropy`` uses
-where a backend has one (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``).
+"""Kernels that make a training step cost what the native one does (issue 14).
 
-Its values against NumPy's written-out ``-log_softmax[target]``; on TensorFlow, that a compiled
+``hd.nn_ops.softmax_cross_entropy``, the fused cross-entropy kernel that ``F.cross_entropy`` uses
+where a backend has one (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``): its values
+against NumPy's written-out ``-log_softmax[target]``; on TensorFlow, that a compiled
 cross-entropy is that one op (no gather, no log-softmax), and that its gradients compose (second
-order, forward mode, vmap) as the written-out form's do, with jax's ``jax.hessian`` /
-``jax.jvp`` of the written-out loss and torch's ``F.cross_entropy`` as references.
+order, forward mode, vmap) as the written-out form's do, with jax's transforms of the
+written-out loss and torch's ``F.cross_entropy`` as references. TensorFlow's convolution with
+``"SAME"`` padding: the kernel's own padding (no ``tf.pad``), against torch.
 """
 
 from __future__ import annotations
@@ -127,3 +129,50 @@ def test_tensorflow_second_order_forward_mode_and_vmap_compose():
 
     per_row = hd.vmap(lambda row, target: F.cross_entropy(row, target))(x, t)
     assert_close(per_row, _numpy_cross_entropy(logits, targets))
+
+
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+@pytest.mark.parametrize(
+    ("nd", "sizes", "kernel", "stride"),
+    [
+        (2, (16, 16), (3, 3), (1, 1)),
+        (2, (7, 6), (2, 3), (2, 1)),
+        (1, (9,), (4,), (2,)),
+        (3, (5, 4, 6), (3, 2, 2), (1, 2, 3)),
+    ],
+)
+def test_tensorflow_same_padding_is_the_kernels_own(nd, sizes, kernel, stride, data_format):
+    """``padding="SAME"`` (and the equal explicit pairs) pad inside TensorFlow's kernel, as Keras'
+    ``Conv2D(padding="same")``: no ``Pad`` op (nor its gradient's slice); values and gradients as
+    torch's convolution of the padded input."""
+    require_backend("tensorflow")
+
+    from nn_reference import flat_pad, same_pads, torch_conv
+
+    last = data_format == "channels_last"
+    x = RNG.normal(size=(2, *sizes, 3) if last else (2, 3, *sizes))
+    w = RNG.normal(size=(*kernel, 3, 4))
+    b = RNG.normal(size=4)
+    pads = same_pads(sizes, kernel, stride, (1,) * nd)
+    conv = getattr(F, f"conv{nd}d")
+    tx, tw, tb = (to_backend(a, "tensorflow") for a in (x, w, b))
+    for padding in ("SAME", tuple(pads)):
+        y = conv(tx, tw, tb, stride=stride, padding=padding, data_format=data_format)
+        assert_close(y, torch_conv(x, w, b, stride, pads, (1,) * nd, 1, last))
+    types = _graph_op_types(
+        lambda v: conv(v, tw, tb, stride=stride, padding="SAME", data_format=data_format), tx
+    )
+    assert "Pad" not in types and "PadV2" not in types, types
+
+    # the gradient with respect to the input, against torch's
+    def loss(v):
+        return hd.sum(hd.square(conv(v, tw, tb, stride=stride, padding="SAME", data_format=data_format)))
+
+    xt = torch.from_numpy(x).requires_grad_(True)
+    first = xt if not last else xt.movedim(-1, 1)
+    weight = torch.from_numpy(w).permute(nd + 1, nd, *range(nd))
+    out = (TF.conv1d, TF.conv2d, TF.conv3d)[nd - 1](
+        TF.pad(first, flat_pad(pads)), weight, torch.from_numpy(b), stride
+    )
+    (out**2).sum().backward()
+    assert_close(hd.grad(loss)(tx), xt.grad.numpy())
