@@ -49,6 +49,8 @@ within float rounding (the sums of the gates are added in another order).
 ``x[..., targets]`` per example (what cross-entropy
 picks from the log-probabilities), in one gather where the backend has a cheap one
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
+``softmax_cross_entropy(logits, targets)`` is the whole per-example cross-entropy of integer
+targets in one kernel (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``), or None.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "softmax",
+    "softmax_cross_entropy",
     "softplus",
 ]
 
@@ -135,6 +138,7 @@ FUSED_KERNELS: dict[str, str] = {
     "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
     "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
+    "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
 }
 
@@ -313,6 +317,13 @@ FUSED_DOCS = {
         "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
         "has no kernel for it (then ``take_along_axis``)."
     ),
+    "softmax_cross_entropy": (
+        "``-log_softmax(logits, axis=-1)[..., targets]`` per example in one kernel: ``logits`` of shape "
+        "``(..., classes)``, integer ``targets`` of shape ``(...)`` (in range; not checked), the result "
+        "of shape ``(...)``, equal within float rounding; None where the backend has no kernel for it "
+        "(TensorFlow's is ``tf.nn.sparse_softmax_cross_entropy_with_logits``, what Keras' loss calls: "
+        "its gradient is one product with the kernel's own softmax-minus-one-hot)."
+    ),
 }
 
 
@@ -348,3 +359,4 @@ attention = _fused_front("attention")
 lstm = _fused_front("lstm")
 gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
+softmax_cross_entropy = _fused_front("softmax_cross_entropy")
