@@ -148,7 +148,7 @@ ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
     "pad.mode": ("constant", "reflect", "symmetric", "edge", "wrap"),
     "linalg.qr.mode": ("reduced", "complete"),
     "repeat.repeats": "repeats",
-    "top_k.k": "size",
+    "top_k.k": "count",
     "linalg.matrix_power.n": "int",
     "tensordot.axes": "contraction",
     "linalg.tensordot.axes": "contraction",

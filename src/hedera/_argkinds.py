@@ -55,9 +55,20 @@ __all__ = [
 FAST_INT, FAST_INTS, FAST_INT_SEQUENCE, FAST_NUMBER, FAST_NONE = 0, 1, 2, 3, 4
 
 
+#: type -> whether it is an integer type other than bool (``numbers.Integral``: ``int``, NumPy's
+#: integer scalars; no array type), memoized: an ABC's isinstance costs about a microsecond here
+_INTEGER_TYPES: dict[type, bool] = {int: True, bool: False}
+#: type -> whether it is a number type (``numbers.Number``: bools and NumPy's scalars included)
+_NUMBER_TYPES: dict[type, bool] = {int: True, float: True, bool: True, complex: True}
+
+
 def _is_int(v: Any) -> bool:
     """An integer that is not a bool: an ``int``, a NumPy integer scalar (not an array)."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and getattr(v, "ndim", 0) == 0
+    t = type(v)
+    known = _INTEGER_TYPES.get(t)
+    if known is None:
+        known = _INTEGER_TYPES[t] = issubclass(t, numbers.Integral) and not issubclass(t, bool)
+    return known
 
 
 def _is_size(v: Any) -> bool:
@@ -96,9 +107,11 @@ def _is_contraction(v: Any) -> bool:
 
 def _is_number(v: Any) -> bool:
     """A Python or NumPy number (bools included: a bool array's fill value), or a 0-d array."""
-    if is_array(v):
-        return getattr(v, "ndim", None) == 0
-    return isinstance(v, numbers.Number)
+    t = type(v)
+    known = _NUMBER_TYPES.get(t)
+    if known is None:
+        known = _NUMBER_TYPES[t] = issubclass(t, numbers.Number)
+    return known or (is_array(v) and getattr(v, "ndim", None) == 0)
 
 
 def _is_repeats(v: Any) -> bool:
@@ -200,14 +213,28 @@ def check_value(qualname: str, name: str, kind: str, value: Any) -> Any:
     return value if rule.fast == FAST_NUMBER else _plain_ints(value)
 
 
+#: (qualname, parameter) -> its checked kind, or None (memoized :func:`checked_kind`)
+_CHECKED: dict[tuple[str, str], str | None] = {}
+
+
 def check_argument(qualname: str, name: str, value: Any) -> Any:
     """The slow path of the up-front check of argument ``name`` of the row ``qualname``: the
     value to call the backend with (``value``, or ``value`` with NumPy integer scalars as ints)
     where its kind takes it; ``ArgumentTypeError``/``InvalidArgumentError`` otherwise."""
-    kind = argument_kind(qualname, name)
-    if isinstance(kind, str) and kind.rstrip("?") in ARGUMENT_KINDS:
-        return check_value(qualname, name, kind, value)
-    return value
+    try:
+        kind = _CHECKED[qualname, name]
+    except KeyError:
+        kind = _CHECKED[qualname, name] = checked_kind(BY_QUALNAME[qualname], name)
+    if kind is None:
+        return value
+    cls = value.__class__
+    if cls is tuple or cls is list:  # the Python front's common case: a shape of plain ints
+        rule = ARGUMENT_KINDS[kind.rstrip("?")]
+        fast = rule.fast == FAST_INT_SEQUENCE or (rule.fast == FAST_INTS and cls is tuple)
+        least = -(2**63) if rule.minimum is None else rule.minimum
+        if fast and all(d.__class__ is int and d >= least for d in value):
+            return value
+    return check_value(qualname, name, kind, value)
 
 
 def checked_kind(fn: Function, name: str) -> str | None:
@@ -267,9 +294,9 @@ def markdown_table() -> str:
                     by_kind.setdefault(kind.rstrip("?"), []).append(f"{fn.qualname}({p.bare})")
     lines = ["| kind | accepts | fast test (no call) | parameters |", "|---|---|---|---|"]
     fast_text = {
-        FAST_INT: "an exact `int`",
+        FAST_INT: "an exact `int` (at least the minimum)",
         FAST_INTS: "an exact `int`, a `tuple` of exact ints",
-        FAST_INT_SEQUENCE: "an exact `int`, a `tuple` or `list` of exact ints",
+        FAST_INT_SEQUENCE: "an exact `int`, a `tuple` or `list` of exact ints (at least the minimum)",
         FAST_NUMBER: "an exact `int`, `float` or `bool`",
         FAST_NONE: "none",
     }

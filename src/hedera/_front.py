@@ -2783,7 +2783,7 @@ _top_k_by_type: dict = {}
 
 @_front(_top_k_by_type, 'top_k')
 def top_k(x: Array, k, /, *, axis: int = -1, largest=True) -> tuple[Array, Array]:
-    if (k.__class__ is not int or k < 1):
+    if (k.__class__ is not int or k < 0):
         k = _check_argument('top_k', 'k', k)
     if axis.__class__ is not int:
         axis = _check_argument('top_k', 'axis', axis)
