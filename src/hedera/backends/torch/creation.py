@@ -126,13 +126,19 @@ def from_dlpack(x, /, *, device=None, copy=None):
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
-    if dtype is None and device is None and type(fill_value) is float:
-        return torch.full(_shape(shape), fill_value)  # (torch's parser charges ~250 ns for None keywords)
+    kind = type(fill_value)
+    if dtype is None and device is None and (kind is float or kind is complex or kind is bool):
+        # torch reads the dtype from a Python value as below (torch's parser charges ~250 ns for
+        # None keywords)
+        return torch.full(shape if type(shape) is tuple or type(shape) is list else _shape(shape), fill_value)
     dt = native_dtype(dtype)
     if dt is None and isinstance(fill_value, torch.Tensor):
         dt = fill_value.dtype
     check_fill_value("full", fill_value, torch.int64 if dt is None else dt)
-    return torch.full(_shape(shape), fill_value, dtype=dt, device=native_device(device))
+    dev = native_device(device)
+    if dt is None and dev is None:
+        return torch.full(_shape(shape), fill_value)
+    return torch.full(_shape(shape), fill_value, dtype=dt, device=dev)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
