@@ -41,7 +41,8 @@
  *     there: the same object, an equal int or str, an equal float of the same sign), which the
  *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
  *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
- *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes``,
+ *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes`` (for a CURRENT front,
+ *     which has no arrays: whose first argument's type is one of them: zeros(3), not zeros((3,))),
  *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
  * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
  * as the Python front would have (so the promise is about the answers native returns; its errors
@@ -220,8 +221,9 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         if (condition == Py_None) {
             *dtypes = NULL;
         }
-        else if (PyTuple_CheckExact(condition) && state->arity >= 1 && *min_nargs >= state->arity) {
-            Py_INCREF(condition);
+        else if (PyTuple_CheckExact(condition)
+                 && ((state->arity >= 1 && *min_nargs >= state->arity) || (state->arity == CURRENT && *min_nargs >= 1))) {
+            Py_INCREF(condition); /* (a CURRENT front's: the exact types of its first argument) */
             *dtypes = condition;
         }
         else {
@@ -463,7 +465,18 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
         Py_INCREF(native);
         return native;
     }
-    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs (native_common_case checked) */
+    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs, or CURRENT (native_common_case) */
+    if (arrays == CURRENT) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0])) {
+                Py_INCREF(native);
+                return native;
+            }
+        }
+        Py_CLEAR(*kept);
+        return NULL;
+    }
     for (Py_ssize_t i = 1; i < arrays; i++) {
         if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
             Py_CLEAR(*kept);

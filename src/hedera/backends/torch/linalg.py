@@ -48,6 +48,7 @@ def cross(x1, x2, /, *, axis=-1):
     return torch.linalg.cross(x1, x2, dim=axis)
 
 
+@native_common_case(torch.linalg.diagonal, 1)
 def diagonal(x, /, *, offset=0):
     return torch.diagonal(x, offset, -2, -1)
 
