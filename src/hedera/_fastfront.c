@@ -41,7 +41,12 @@
  *     there: the same object, an equal int or str, an equal float of the same sign), which the
  *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
  *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
- *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes``.
+ *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes`` (for a CURRENT front,
+ *     which has no arrays: whose first argument's type is one of them: zeros(3), not zeros((3,))),
+ *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
+ * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
+ * as the Python front would have (so the promise is about the answers native returns; its errors
+ * cost a second call, on the error path only).
  * It is read once per cache hit that changes the front's last hit (remember_hit), so a front
  * without it pays one pointer test per call.
  *
@@ -62,7 +67,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 6
+#define FASTFRONT_ABI 7
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -114,6 +119,7 @@ typedef struct {
     PyObject *hit_native_keywords; /* a dict: keyword -> its default, or Ellipsis: forwarded */
     Py_ssize_t hit_native_min_nargs;
     Py_ssize_t hit_native_nargs; /* (the most) */
+    int hit_native_same_shape;   /* the array arguments must have equal .shape */
     PyObject *check;    /* check(name, value): the slow path of a failed fast test */
     PyObject *python;   /* the Python front: the slow path */
     PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
@@ -129,6 +135,7 @@ static PyObject *trace_stack;      /* list: not empty while torch.compile traces
 static PyObject *backend_keyword;  /* the interned str "backend" */
 static PyObject *native_attribute; /* the interned str "__hedera_native__" */
 static PyObject *dtype_attribute;  /* the interned str "dtype" */
+static PyObject *shape_attribute;  /* the interned str "shape" */
 
 #define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
@@ -224,7 +231,7 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
  * or malformed: the target is called as it is). */
 static int
 native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObject **dtypes,
-                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs)
+                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs, int *same_shape)
 {
     PyObject *spec = NULL;
     /* (without raising AttributeError for the targets that have none: most of them) */
@@ -237,7 +244,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         PyErr_Clear();
         return 0;
     }
-    int ok = PyTuple_CheckExact(spec) && PyTuple_GET_SIZE(spec) == 5
+    int ok = PyTuple_CheckExact(spec) && (PyTuple_GET_SIZE(spec) == 5 || PyTuple_GET_SIZE(spec) == 6)
              && PyCallable_Check(PyTuple_GET_ITEM(spec, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 1))
              && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 2)) && PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4));
     if (ok) {
@@ -253,12 +260,26 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         if (condition == Py_None) {
             *dtypes = NULL;
         }
-        else if (PyTuple_CheckExact(condition) && state->arity >= 1 && *min_nargs >= state->arity) {
-            Py_INCREF(condition);
+        else if (PyTuple_CheckExact(condition)
+                 && ((state->arity >= 1 && *min_nargs >= state->arity) || (state->arity == CURRENT && *min_nargs >= 1))) {
+            Py_INCREF(condition); /* (a CURRENT front's: the exact types of its first argument) */
             *dtypes = condition;
         }
         else {
             ok = 0;
+        }
+    }
+    *same_shape = 0;
+    if (ok && PyTuple_GET_SIZE(spec) == 6) {
+        *same_shape = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
+        /* (an error, or a shape condition without arrays to compare: none) */
+        ok = *same_shape >= 0 && (*same_shape == 0 || (state->arity >= 2 && *min_nargs >= state->arity));
+        PyErr_Clear();
+        if (ok && *same_shape && *dtypes == NULL) {
+            ok = 0; /* (the shapes are compared where the dtypes are) */
+        }
+        if (!ok) {
+            Py_CLEAR(*dtypes);
         }
     }
     if (ok) {
@@ -287,8 +308,10 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     }
     PyObject *native = NULL, *dtypes = NULL, *keywords = NULL;
     Py_ssize_t min_nargs = 0, max_nargs = 0;
-    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs)) {
+    int same_shape = 0;
+    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs, &same_shape)) {
         native = dtypes = keywords = NULL;
+        same_shape = 0;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(types[i]);
@@ -302,6 +325,7 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     state->hit_native_keywords = keywords;
     state->hit_native_min_nargs = min_nargs;
     state->hit_native_nargs = max_nargs;
+    state->hit_native_same_shape = same_shape;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         Py_DECREF(old_types[i]);
     }
@@ -390,11 +414,75 @@ native_keywords(PyObject *keywords, PyObject *const *args, Py_ssize_t nargs, PyO
     return 1;
 }
 
+/* Reading .dtype through a type's getset descriptor, found once, skips the generic attribute lookup:
+ * 7 ns of the 33 a torch tensor's .dtype costs (torch's getter is the rest), 7 of NumPy's 9; the
+ * same-dtype test of a binary shim reads it twice. A slot is used while its type's version tag is
+ * the one it was filled under (any change to the type or its bases resets the tag), for types that
+ * look attributes up generically (a getset descriptor, a data descriptor, then wins over the
+ * instance dict: the object PyObject_GetAttr returns). */
+#define DTYPE_SLOTS 4
+typedef struct {
+    PyTypeObject *type; /* (borrowed: compared only with the type of a live object) */
+    unsigned int version;
+    getter get;
+    void *closure;
+} DtypeSlot;
+static DtypeSlot dtype_slots[DTYPE_SLOTS];
+static int dtype_next_slot;
+
+/* obj.dtype (a new reference), or NULL with an exception set. */
+static PyObject *
+read_dtype(PyObject *obj)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    for (int i = 0; i < DTYPE_SLOTS; i++) {
+        DtypeSlot *slot = &dtype_slots[i];
+        if (slot->type == type && slot->version == type->tp_version_tag && slot->version != 0) {
+            return slot->get(obj, slot->closure);
+        }
+    }
+    if (type->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *descr = _PyType_Lookup(type, dtype_attribute); /* (borrowed; gives the type a tag) */
+        if (descr != NULL && Py_IS_TYPE(descr, &PyGetSetDescr_Type) && type->tp_version_tag != 0
+            && PyType_IsSubtype(type, PyDescr_TYPE(descr))) {
+            PyGetSetDef *def = ((PyGetSetDescrObject *)descr)->d_getset;
+            if (def->get != NULL) {
+                DtypeSlot *slot = &dtype_slots[dtype_next_slot];
+                dtype_next_slot = (dtype_next_slot + 1) % DTYPE_SLOTS;
+                slot->type = type;
+                slot->version = type->tp_version_tag;
+                slot->get = def->get;
+                slot->closure = def->closure;
+                return def->get(obj, def->closure);
+            }
+        }
+    }
+    return PyObject_GetAttr(obj, dtype_attribute);
+}
+
+/* Whether the first ``count`` arguments have equal .shape (0 also on an error, left set). */
+static int
+same_shapes(PyObject *const *args, Py_ssize_t count)
+{
+    PyObject *first = PyObject_GetAttr(args[0], shape_attribute);
+    if (first == NULL) {
+        return 0;
+    }
+    int ok = 1;
+    for (Py_ssize_t i = 1; ok && i < count; i++) {
+        PyObject *other = PyObject_GetAttr(args[i], shape_attribute);
+        ok = other != NULL && PyObject_RichCompareBool(first, other, Py_EQ) == 1;
+        Py_XDECREF(other);
+    }
+    Py_DECREF(first);
+    return ok;
+}
+
 /* The last hit's native common case for this call (a new reference), or NULL (without an error
  * set): hit_native_nargs positional arguments (min to max), keywords that native_keywords accepts
  * (their names for the native in *kept, their values after the positional ones in forwarded), and,
  * under a dtype condition, array arguments of one type whose .dtype is one object of
- * hit_native_dtypes. */
+ * hit_native_dtypes (and, under a shape condition, whose .shape are equal). */
 static PyObject *
 native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 PyObject **forwarded, PyObject **kept)
@@ -416,7 +504,18 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
         Py_INCREF(native);
         return native;
     }
-    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs (native_common_case checked) */
+    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs, or CURRENT (native_common_case) */
+    if (arrays == CURRENT) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0])) {
+                Py_INCREF(native);
+                return native;
+            }
+        }
+        Py_CLEAR(*kept);
+        return NULL;
+    }
     for (Py_ssize_t i = 1; i < arrays; i++) {
         if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
             Py_CLEAR(*kept);
@@ -426,33 +525,28 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     /* (.dtype may run Python code that changes the front's last hit: hold on to this one's) */
     Py_INCREF(native);
     Py_INCREF(allowed);
-    PyObject *first = PyObject_GetAttr(args[0], dtype_attribute);
-    if (first == NULL) {
-        PyErr_Clear();
-        Py_DECREF(native);
-        Py_DECREF(allowed);
-        Py_CLEAR(*kept);
-        return NULL;
-    }
+    int same_shape = state->hit_native_same_shape;
     int ok = 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(allowed);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (PyTuple_GET_ITEM(allowed, i) == first) {
-            ok = 1;
-            break;
+    PyObject *first = read_dtype(args[0]);
+    if (first != NULL) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == first) {
+                ok = 1;
+                break;
+            }
         }
-    }
-    for (Py_ssize_t i = 1; ok && i < arrays; i++) {
-        PyObject *other = PyObject_GetAttr(args[i], dtype_attribute);
-        if (other == NULL) {
-            PyErr_Clear();
-            ok = 0;
-            break;
+        for (Py_ssize_t i = 1; ok && i < arrays; i++) {
+            PyObject *other = read_dtype(args[i]);
+            ok = other == first;
+            Py_XDECREF(other);
         }
-        ok = other == first;
-        Py_DECREF(other);
+        Py_DECREF(first);
     }
-    Py_DECREF(first);
+    if (ok && same_shape) {
+        ok = same_shapes(args, arrays);
+    }
+    PyErr_Clear();
     Py_DECREF(allowed);
     if (!ok) {
         Py_DECREF(native);
@@ -802,6 +896,10 @@ front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, P
         result = PyObject_Vectorcall(native, forwarded, nargs, kept);
         Py_DECREF(native);
         Py_XDECREF(kept);
+        if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+            PyErr_Clear(); /* the shim decides (its answer, or its error): see the top of this file */
+            result = PyObject_Vectorcall(target, args, nargs, kwnames);
+        }
     }
     else {
         result = PyObject_Vectorcall(target, args, nargs, kwnames);
@@ -1030,6 +1128,7 @@ make_front(PyObject *module, PyObject *args)
     state->hit_native_keywords = NULL;
     state->hit_native_min_nargs = 0;
     state->hit_native_nargs = 0;
+    state->hit_native_same_shape = 0;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -1309,7 +1408,9 @@ PyInit__fastfront(void)
     backend_keyword = PyUnicode_InternFromString("backend");
     native_attribute = PyUnicode_InternFromString("__hedera_native__");
     dtype_attribute = PyUnicode_InternFromString("dtype");
-    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL) {
+    shape_attribute = PyUnicode_InternFromString("shape");
+    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL
+        || shape_attribute == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastfront_module);
