@@ -55,6 +55,8 @@ weight, bias, eps)`` likewise (torch's ``F.layer_norm``, eagerly), or None. ``ga
 ``x[..., targets]`` per example (what cross-entropy
 picks from the log-probabilities), in one gather where the backend has a cheap one
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
+``softmax_cross_entropy(logits, targets)`` is the whole per-example cross-entropy of integer
+targets in one kernel (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``), or None.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "softmax",
+    "softmax_cross_entropy",
     "softplus",
 ]
 
@@ -142,6 +145,7 @@ FUSED_KERNELS: dict[str, str] = {
     "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
     "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
+    "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
     "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
 }
@@ -344,6 +348,13 @@ FUSED_DOCS = {
         "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
         "has no kernel for it (then ``take_along_axis``)."
     ),
+    "softmax_cross_entropy": (
+        "``-log_softmax(logits, axis=-1)[..., targets]`` per example in one kernel: ``logits`` of shape "
+        "``(..., classes)``, integer ``targets`` of shape ``(...)`` (in range; not checked), the result "
+        "of shape ``(...)``, equal within float rounding; None where the backend has no kernel for it "
+        "(TensorFlow's is ``tf.nn.sparse_softmax_cross_entropy_with_logits``, what Keras' loss calls: "
+        "its gradient is one product with the kernel's own softmax-minus-one-hot)."
+    ),
 }
 
 
@@ -379,4 +390,5 @@ attention = _fused_front("attention")
 lstm = _fused_front("lstm")
 gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
+softmax_cross_entropy = _fused_front("softmax_cross_entropy")
 layer_norm = _fused_front("layer_norm")
