@@ -749,8 +749,8 @@ parse_checks(PyObject *spec, ArgumentCheck *checks)
     return n;
 }
 
-static PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
-                                    PyObject *kwnames);
+static inline PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
+                                           PyObject *kwnames);
 
 static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -771,7 +771,7 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 /* The call once its arguments are checked. */
-static PyObject *
+static inline PyObject *
 front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kwnames != NULL && state->arity == CURRENT) {
