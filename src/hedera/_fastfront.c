@@ -41,9 +41,17 @@
  *     there: the same object, an equal int or str, an equal float of the same sign), which the
  *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
  *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
- *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes``.
+ *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes`` (for a CURRENT front,
+ *     which has no arrays: whose first argument's type is one of them: zeros(3), not zeros((3,))),
+ *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
+ * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
+ * as the Python front would have (so the promise is about the answers native returns; its errors
+ * cost a second call, on the error path only).
  * It is read once per cache hit that changes the front's last hit (remember_hit), so a front
  * without it pays one pointer test per call.
+ *
+ * The module also has JitCall, the C call path of hd.jit's functions (the base class of
+ * hedera.jit.Jitted; its section below).
  *
  * Up-front argument checks (``checks`` and ``check`` of make_front; hedera/_argkinds.py): for the
  * non-array arguments whose kind a framework may accept silently (a bool axis, a float k, an
@@ -59,7 +67,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 6
+#define FASTFRONT_ABI 7
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -111,6 +119,7 @@ typedef struct {
     PyObject *hit_native_keywords; /* a dict: keyword -> its default, or Ellipsis: forwarded */
     Py_ssize_t hit_native_min_nargs;
     Py_ssize_t hit_native_nargs; /* (the most) */
+    int hit_native_same_shape;   /* the array arguments must have equal .shape */
     PyObject *check;    /* check(name, value): the slow path of a failed fast test */
     PyObject *python;   /* the Python front: the slow path */
     PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
@@ -126,6 +135,7 @@ static PyObject *trace_stack;      /* list: not empty while torch.compile traces
 static PyObject *backend_keyword;  /* the interned str "backend" */
 static PyObject *native_attribute; /* the interned str "__hedera_native__" */
 static PyObject *dtype_attribute;  /* the interned str "dtype" */
+static PyObject *shape_attribute;  /* the interned str "shape" */
 
 #define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
@@ -221,7 +231,7 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
  * or malformed: the target is called as it is). */
 static int
 native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObject **dtypes,
-                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs)
+                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs, int *same_shape)
 {
     PyObject *spec = NULL;
     /* (without raising AttributeError for the targets that have none: most of them) */
@@ -234,7 +244,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         PyErr_Clear();
         return 0;
     }
-    int ok = PyTuple_CheckExact(spec) && PyTuple_GET_SIZE(spec) == 5
+    int ok = PyTuple_CheckExact(spec) && (PyTuple_GET_SIZE(spec) == 5 || PyTuple_GET_SIZE(spec) == 6)
              && PyCallable_Check(PyTuple_GET_ITEM(spec, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 1))
              && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 2)) && PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4));
     if (ok) {
@@ -250,12 +260,26 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         if (condition == Py_None) {
             *dtypes = NULL;
         }
-        else if (PyTuple_CheckExact(condition) && state->arity >= 1 && *min_nargs >= state->arity) {
-            Py_INCREF(condition);
+        else if (PyTuple_CheckExact(condition)
+                 && ((state->arity >= 1 && *min_nargs >= state->arity) || (state->arity == CURRENT && *min_nargs >= 1))) {
+            Py_INCREF(condition); /* (a CURRENT front's: the exact types of its first argument) */
             *dtypes = condition;
         }
         else {
             ok = 0;
+        }
+    }
+    *same_shape = 0;
+    if (ok && PyTuple_GET_SIZE(spec) == 6) {
+        *same_shape = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
+        /* (an error, or a shape condition without arrays to compare: none) */
+        ok = *same_shape >= 0 && (*same_shape == 0 || (state->arity >= 2 && *min_nargs >= state->arity));
+        PyErr_Clear();
+        if (ok && *same_shape && *dtypes == NULL) {
+            ok = 0; /* (the shapes are compared where the dtypes are) */
+        }
+        if (!ok) {
+            Py_CLEAR(*dtypes);
         }
     }
     if (ok) {
@@ -284,8 +308,10 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     }
     PyObject *native = NULL, *dtypes = NULL, *keywords = NULL;
     Py_ssize_t min_nargs = 0, max_nargs = 0;
-    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs)) {
+    int same_shape = 0;
+    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs, &same_shape)) {
         native = dtypes = keywords = NULL;
+        same_shape = 0;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(types[i]);
@@ -299,6 +325,7 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     state->hit_native_keywords = keywords;
     state->hit_native_min_nargs = min_nargs;
     state->hit_native_nargs = max_nargs;
+    state->hit_native_same_shape = same_shape;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         Py_DECREF(old_types[i]);
     }
@@ -387,11 +414,75 @@ native_keywords(PyObject *keywords, PyObject *const *args, Py_ssize_t nargs, PyO
     return 1;
 }
 
+/* Reading .dtype through a type's getset descriptor, found once, skips the generic attribute lookup:
+ * 7 ns of the 33 a torch tensor's .dtype costs (torch's getter is the rest), 7 of NumPy's 9; the
+ * same-dtype test of a binary shim reads it twice. A slot is used while its type's version tag is
+ * the one it was filled under (any change to the type or its bases resets the tag), for types that
+ * look attributes up generically (a getset descriptor, a data descriptor, then wins over the
+ * instance dict: the object PyObject_GetAttr returns). */
+#define DTYPE_SLOTS 4
+typedef struct {
+    PyTypeObject *type; /* (borrowed: compared only with the type of a live object) */
+    unsigned int version;
+    getter get;
+    void *closure;
+} DtypeSlot;
+static DtypeSlot dtype_slots[DTYPE_SLOTS];
+static int dtype_next_slot;
+
+/* obj.dtype (a new reference), or NULL with an exception set. */
+static PyObject *
+read_dtype(PyObject *obj)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    for (int i = 0; i < DTYPE_SLOTS; i++) {
+        DtypeSlot *slot = &dtype_slots[i];
+        if (slot->type == type && slot->version == type->tp_version_tag && slot->version != 0) {
+            return slot->get(obj, slot->closure);
+        }
+    }
+    if (type->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *descr = _PyType_Lookup(type, dtype_attribute); /* (borrowed; gives the type a tag) */
+        if (descr != NULL && Py_IS_TYPE(descr, &PyGetSetDescr_Type) && type->tp_version_tag != 0
+            && PyType_IsSubtype(type, PyDescr_TYPE(descr))) {
+            PyGetSetDef *def = ((PyGetSetDescrObject *)descr)->d_getset;
+            if (def->get != NULL) {
+                DtypeSlot *slot = &dtype_slots[dtype_next_slot];
+                dtype_next_slot = (dtype_next_slot + 1) % DTYPE_SLOTS;
+                slot->type = type;
+                slot->version = type->tp_version_tag;
+                slot->get = def->get;
+                slot->closure = def->closure;
+                return def->get(obj, def->closure);
+            }
+        }
+    }
+    return PyObject_GetAttr(obj, dtype_attribute);
+}
+
+/* Whether the first ``count`` arguments have equal .shape (0 also on an error, left set). */
+static int
+same_shapes(PyObject *const *args, Py_ssize_t count)
+{
+    PyObject *first = PyObject_GetAttr(args[0], shape_attribute);
+    if (first == NULL) {
+        return 0;
+    }
+    int ok = 1;
+    for (Py_ssize_t i = 1; ok && i < count; i++) {
+        PyObject *other = PyObject_GetAttr(args[i], shape_attribute);
+        ok = other != NULL && PyObject_RichCompareBool(first, other, Py_EQ) == 1;
+        Py_XDECREF(other);
+    }
+    Py_DECREF(first);
+    return ok;
+}
+
 /* The last hit's native common case for this call (a new reference), or NULL (without an error
  * set): hit_native_nargs positional arguments (min to max), keywords that native_keywords accepts
  * (their names for the native in *kept, their values after the positional ones in forwarded), and,
  * under a dtype condition, array arguments of one type whose .dtype is one object of
- * hit_native_dtypes. */
+ * hit_native_dtypes (and, under a shape condition, whose .shape are equal). */
 static PyObject *
 native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 PyObject **forwarded, PyObject **kept)
@@ -413,7 +504,18 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
         Py_INCREF(native);
         return native;
     }
-    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs (native_common_case checked) */
+    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs, or CURRENT (native_common_case) */
+    if (arrays == CURRENT) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0])) {
+                Py_INCREF(native);
+                return native;
+            }
+        }
+        Py_CLEAR(*kept);
+        return NULL;
+    }
     for (Py_ssize_t i = 1; i < arrays; i++) {
         if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
             Py_CLEAR(*kept);
@@ -423,33 +525,28 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     /* (.dtype may run Python code that changes the front's last hit: hold on to this one's) */
     Py_INCREF(native);
     Py_INCREF(allowed);
-    PyObject *first = PyObject_GetAttr(args[0], dtype_attribute);
-    if (first == NULL) {
-        PyErr_Clear();
-        Py_DECREF(native);
-        Py_DECREF(allowed);
-        Py_CLEAR(*kept);
-        return NULL;
-    }
+    int same_shape = state->hit_native_same_shape;
     int ok = 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(allowed);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (PyTuple_GET_ITEM(allowed, i) == first) {
-            ok = 1;
-            break;
+    PyObject *first = read_dtype(args[0]);
+    if (first != NULL) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == first) {
+                ok = 1;
+                break;
+            }
         }
-    }
-    for (Py_ssize_t i = 1; ok && i < arrays; i++) {
-        PyObject *other = PyObject_GetAttr(args[i], dtype_attribute);
-        if (other == NULL) {
-            PyErr_Clear();
-            ok = 0;
-            break;
+        for (Py_ssize_t i = 1; ok && i < arrays; i++) {
+            PyObject *other = read_dtype(args[i]);
+            ok = other == first;
+            Py_XDECREF(other);
         }
-        ok = other == first;
-        Py_DECREF(other);
+        Py_DECREF(first);
     }
-    Py_DECREF(first);
+    if (ok && same_shape) {
+        ok = same_shapes(args, arrays);
+    }
+    PyErr_Clear();
     Py_DECREF(allowed);
     if (!ok) {
         Py_DECREF(native);
@@ -799,6 +896,10 @@ front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, P
         result = PyObject_Vectorcall(native, forwarded, nargs, kept);
         Py_DECREF(native);
         Py_XDECREF(kept);
+        if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+            PyErr_Clear(); /* the shim decides (its answer, or its error): see the top of this file */
+            result = PyObject_Vectorcall(target, args, nargs, kwnames);
+        }
     }
     else {
         result = PyObject_Vectorcall(target, args, nargs, kwnames);
@@ -1027,6 +1128,7 @@ make_front(PyObject *module, PyObject *args)
     state->hit_native_keywords = NULL;
     state->hit_native_min_nargs = 0;
     state->hit_native_nargs = 0;
+    state->hit_native_same_shape = 0;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -1058,6 +1160,217 @@ connect_current_backend(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- JitCall: the per-call path of hd.jit, in C -------------------------------------------------
+ *
+ * The base class of hedera.jit.Jitted. A call whose positional arguments are all of one type and
+ * that has no keywords goes straight to the compiled function remembered for that type
+ * (_remember, called by Jitted on the first call of such a signature): about 50 ns over calling
+ * the compiled function itself, against 0.5-0.7 us for a Python __call__ (its frame, *args and
+ * **kwargs, the signature's dict lookup). Every other call goes to the instance's Python method
+ * _call, which decides (and may remember). Around the call the remembered context variable
+ * (hedera.jit.in_jit; None for jax, which sets it inside its trace) is set to True, and an
+ * Exception goes to the remembered diagnose(exception, args, kwargs), which may raise hedera's
+ * error for it (chained to the framework's), as Jitted._call does. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hit_type;     /* the type of every positional argument of a fast call (NULL: none) */
+    PyObject *hit_target;   /* the compiled function for them */
+    PyObject *hit_flag;     /* a ContextVar set to True around the call, or NULL */
+    PyObject *hit_diagnose; /* diagnose(exception, args, kwargs), or NULL */
+} JitCall;
+
+static PyObject *slow_call_name; /* the interned str "_call" */
+
+/* An Exception is set: diagnose(exception, args, {}) may replace it with hedera's error, whose
+ * context is then the framework's exception (as for a raise in an except clause); if diagnose
+ * returns, the framework's exception is set again. */
+static void
+jit_call_diagnose(PyObject *diagnose, PyObject *args)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) {
+        PyException_SetTraceback(value, traceback);
+    }
+    PyObject *kwargs = PyDict_New();
+    PyObject *said = kwargs == NULL ? NULL
+                                    : PyObject_CallFunctionObjArgs(diagnose, value, args, kwargs, NULL);
+    Py_XDECREF(kwargs);
+    if (said != NULL) {
+        Py_DECREF(said);
+        PyErr_Restore(type, value, traceback);
+        return;
+    }
+    PyObject *new_type, *new_value, *new_traceback;
+    PyErr_Fetch(&new_type, &new_value, &new_traceback);
+    PyErr_NormalizeException(&new_type, &new_value, &new_traceback);
+    if (new_value != NULL && new_value != value && PyExceptionInstance_Check(new_value)) {
+        PyObject *context = PyException_GetContext(new_value);
+        if (context == NULL) {
+            Py_INCREF(value);
+            PyException_SetContext(new_value, value); /* (steals the reference) */
+        }
+        Py_XDECREF(context);
+    }
+    PyErr_Restore(new_type, new_value, new_traceback);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+}
+
+static PyObject *
+jit_call_remembered(PyObject *target, PyObject *flag, PyObject *diagnose, PyObject *args)
+{
+    PyObject *token = NULL;
+    if (flag != NULL) {
+        token = PyContextVar_Set(flag, Py_True);
+        if (token == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *result = PyObject_Call(target, args, NULL);
+    if (result == NULL && diagnose != NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+        jit_call_diagnose(diagnose, args); /* (with the flag still set, as in Jitted._call) */
+    }
+    if (token != NULL) {
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        int reset = PyContextVar_Reset(flag, token);
+        Py_DECREF(token);
+        if (reset < 0) {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(traceback);
+            Py_CLEAR(result);
+        }
+        else {
+            PyErr_Restore(type, value, traceback);
+        }
+    }
+    return result;
+}
+
+static PyObject *
+jit_call(JitCall *self, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    PyObject *type = self->hit_type;
+    int fast = type != NULL && nargs > 0 && (kwargs == NULL || PyDict_GET_SIZE(kwargs) == 0);
+    for (Py_ssize_t i = 0; fast && i < nargs; i++) {
+        fast = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, i)) == type;
+    }
+    if (!fast) {
+        PyObject *method = PyObject_GetAttr((PyObject *)self, slow_call_name);
+        if (method == NULL) {
+            return NULL;
+        }
+        PyObject *result = PyObject_Call(method, args, kwargs);
+        Py_DECREF(method);
+        return result;
+    }
+    /* (held: the call may remember another signature, which drops these references) */
+    PyObject *target = self->hit_target, *flag = self->hit_flag, *diagnose = self->hit_diagnose;
+    Py_INCREF(target);
+    Py_XINCREF(flag);
+    Py_XINCREF(diagnose);
+    PyObject *result = jit_call_remembered(target, flag, diagnose, args);
+    Py_DECREF(target);
+    Py_XDECREF(flag);
+    Py_XDECREF(diagnose);
+    return result;
+}
+
+static PyObject *
+jit_call_remember(JitCall *self, PyObject *args)
+{
+    PyObject *type, *target, *flag, *diagnose;
+    if (!PyArg_ParseTuple(args, "OOOO:_remember", &type, &target, &flag, &diagnose)) {
+        return NULL;
+    }
+    if (type != Py_None && (!PyType_Check(type) || !PyCallable_Check(target))) {
+        PyErr_SetString(PyExc_TypeError, "_remember: type must be a type (or None), target callable");
+        return NULL;
+    }
+    if (flag != Py_None && !PyContextVar_CheckExact(flag)) {
+        PyErr_SetString(PyExc_TypeError, "_remember: flag must be a ContextVar or None");
+        return NULL;
+    }
+    PyObject *old[4] = {self->hit_type, self->hit_target, self->hit_flag, self->hit_diagnose};
+    if (type == Py_None) {
+        self->hit_type = self->hit_target = self->hit_flag = self->hit_diagnose = NULL;
+    }
+    else {
+        PyObject *given[4] = {type, target, flag, diagnose};
+        for (int i = 0; i < 4; i++) {
+            if (given[i] == Py_None) {
+                given[i] = NULL;
+            }
+            Py_XINCREF(given[i]);
+        }
+        self->hit_type = given[0];
+        self->hit_target = given[1];
+        self->hit_flag = given[2];
+        self->hit_diagnose = given[3];
+    }
+    for (int i = 0; i < 4; i++) { /* (dropped last: that may run arbitrary code) */
+        Py_XDECREF(old[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static int
+jit_call_traverse(JitCall *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->hit_type);
+    Py_VISIT(self->hit_target);
+    Py_VISIT(self->hit_flag);
+    Py_VISIT(self->hit_diagnose);
+    return 0;
+}
+
+static int
+jit_call_clear(JitCall *self)
+{
+    Py_CLEAR(self->hit_type);
+    Py_CLEAR(self->hit_target);
+    Py_CLEAR(self->hit_flag);
+    Py_CLEAR(self->hit_diagnose);
+    return 0;
+}
+
+static void
+jit_call_dealloc(JitCall *self)
+{
+    PyObject_GC_UnTrack(self);
+    jit_call_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef jit_call_methods[] = {
+    {"_remember", (PyCFunction)jit_call_remember, METH_VARARGS,
+     "_remember(type, target, flag, diagnose)\n--\n\n"
+     "Send calls whose positional arguments are all of ``type``, without keywords, to\n"
+     "``target``, with the ContextVar ``flag`` (or None) set to True around the call and\n"
+     "``diagnose(exception, args, kwargs)`` (or None) on an Exception; ``type`` None: none."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject JitCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hedera._fastfront.JitCall",
+    .tp_doc = "The C call path of hd.jit's functions (the base class of hedera.jit.Jitted).",
+    .tp_basicsize = sizeof(JitCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_call = (ternaryfunc)jit_call,
+    .tp_traverse = (traverseproc)jit_call_traverse,
+    .tp_clear = (inquiry)jit_call_clear,
+    .tp_dealloc = (destructor)jit_call_dealloc,
+    .tp_methods = jit_call_methods,
+};
+
 static PyMethodDef module_methods[] = {
     {"make_front", make_front, METH_VARARGS,
      "make_front(python, explain, cache, arity, name, doc, module, checks=(), check=None)\n--\n\n"
@@ -1085,13 +1398,19 @@ static struct PyModuleDef fastfront_module = {
 PyMODINIT_FUNC
 PyInit__fastfront(void)
 {
-    if (PyType_Ready(&FrontStateType) < 0) {
+    if (PyType_Ready(&FrontStateType) < 0 || PyType_Ready(&JitCallType) < 0) {
+        return NULL;
+    }
+    slow_call_name = PyUnicode_InternFromString("_call");
+    if (slow_call_name == NULL) {
         return NULL;
     }
     backend_keyword = PyUnicode_InternFromString("backend");
     native_attribute = PyUnicode_InternFromString("__hedera_native__");
     dtype_attribute = PyUnicode_InternFromString("dtype");
-    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL) {
+    shape_attribute = PyUnicode_InternFromString("shape");
+    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL
+        || shape_attribute == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastfront_module);
@@ -1102,6 +1421,12 @@ PyInit__fastfront(void)
         || PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0
         || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0
         || PyModule_AddIntConstant(module, "CURRENT", CURRENT) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&JitCallType);
+    if (PyModule_AddObject(module, "JitCall", (PyObject *)&JitCallType) < 0) {
+        Py_DECREF(&JitCallType);
         Py_DECREF(module);
         return NULL;
     }
