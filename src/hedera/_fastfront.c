@@ -67,7 +67,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 7
+#define FASTFRONT_ABI 8
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
