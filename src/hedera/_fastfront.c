@@ -67,7 +67,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 7
+#define FASTFRONT_ABI 8
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -846,8 +846,8 @@ parse_checks(PyObject *spec, ArgumentCheck *checks)
     return n;
 }
 
-static PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
-                                    PyObject *kwnames);
+static inline PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
+                                           PyObject *kwnames);
 
 static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -868,7 +868,7 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 /* The call once its arguments are checked. */
-static PyObject *
+static inline PyObject *
 front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kwnames != NULL && state->arity == CURRENT) {
