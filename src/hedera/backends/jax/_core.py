@@ -140,23 +140,28 @@ def default_uint() -> np.dtype:
 
 
 def eager_on_host(x: Any) -> bool:
-    """Whether ``x`` is a concrete, uncommitted jax array on one CPU device, of a NumPy dtype.
+    """Whether ``x`` is a concrete jax array on one CPU device, of a NumPy dtype.
 
     For the eager-only functions whose output shape depends on the data (``nonzero``,
     ``unique_*``): jax.numpy runs them as tens of small ops around a device-to-host copy
     (0.2-2 ms at one element). For such an array they compute the data-dependent part with one
     jax op (so with XLA's comparisons: the CPU runtime counts float32/float64 subnormals as zero)
-    and the indices from it with NumPy, whose results ``jnp.asarray`` places as jax.numpy's own
-    are: uncommitted, on the default device (jax.numpy places some results of a committed array
-    elsewhere: an empty ``nonzero``). Tracers, committed and sharded arrays, other devices and
-    extended dtypes take jax.numpy's path.
+    and the indices from it with NumPy, placed with :func:`placed_like`. Tracers, sharded arrays,
+    other devices and extended dtypes take jax.numpy's path.
     """
-    if not isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer) or x.committed:
-        return False
-    if not isinstance(x.dtype, np.dtype):
+    if not isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer) or not isinstance(x.dtype, np.dtype):
         return False
     devices = x.devices()
     return len(devices) == 1 and next(iter(devices)).platform == "cpu"
+
+
+def placed_like(x: Any, arrays: list[np.ndarray], committed: bool = True) -> list[Any]:
+    """NumPy ``arrays`` as jax arrays placed as jax.numpy's ops on ``x`` place theirs: on ``x``'s
+    device, committed, if ``x`` is committed (and ``committed``), else uncommitted on the default
+    device."""
+    if committed and x.committed:
+        return jax.device_put(arrays, next(iter(x.devices())))
+    return [jnp.asarray(a) for a in arrays]
 
 
 def scalar_dtype(value: Any) -> np.dtype | None:

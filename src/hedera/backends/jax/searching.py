@@ -7,7 +7,7 @@ import numpy as np
 
 from ..._api import names_in
 from .._common import check_integer_indices
-from ._core import default_int, eager_on_host
+from ._core import default_int, eager_on_host, placed_like
 
 __all__ = names_in("searching")  # the API table's searching rows
 
@@ -28,7 +28,9 @@ def nonzero(x, /):
         return jnp.nonzero(x)
     mask = x if x.dtype == np.bool_ else x != 0
     dt = default_int()
-    return tuple(jnp.asarray(i.astype(dt, copy=False)) for i in np.nonzero(np.asarray(mask)))
+    found = [i.astype(dt, copy=False) for i in np.nonzero(np.asarray(mask))]
+    # (jnp.nonzero makes no indices as new zeros: uncommitted, even for a committed x)
+    return tuple(placed_like(x, found, committed=bool(found[0].size)))
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):

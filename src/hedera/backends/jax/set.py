@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
-from ._core import default_int, eager_on_host
+from ._core import default_int, eager_on_host, placed_like
 
 __all__ = names_in("set")  # the API table's set rows
 
@@ -56,7 +56,7 @@ def _unique_parts(x, parts: tuple[str, ...]) -> list | None:
             out.append(inverse.reshape(x.shape))
         else:
             out.append(np.diff(np.append(starts, perm.size)).astype(dt, copy=False))
-    return [jnp.asarray(a) for a in out]
+    return placed_like(x, out)
 
 
 def unique_values(x, /):
