@@ -381,15 +381,16 @@ class ScaleByRMS(_LeafTransform):
 
     def _update_leaves(self, updates, state, params, step, scalars, fresh):
         a, eps = self.alpha, self.eps
-        squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - a, True)
+        squares = _K.foreach_multiply(
+            _K.foreach_square(updates, out=scalars.spare("rmsprop_squares")), 1.0 - a, True
+        )
         sq = _K.foreach_add(_K.foreach_multiply(state["square_avg"], a, scalars.in_place), squares, True)
+        scalars.keep("rmsprop_squares", squares)
         new_state = {"square_avg": sq}
         if self.centered:
-            ga = _K.foreach_add(
-                _K.foreach_multiply(state["grad_avg"], a, scalars.in_place),
-                _K.foreach_multiply(updates, 1.0 - a),
-                True,
-            )
+            scaled = _K.foreach_multiply(updates, 1.0 - a, out=scalars.spare("rmsprop_scaled"))
+            ga = _K.foreach_add(_K.foreach_multiply(state["grad_avg"], a, scalars.in_place), scaled, True)
+            scalars.keep("rmsprop_scaled", scaled)
             new_state["grad_avg"] = ga
             denom = [hd.add(hd.sqrt(hd.subtract(s, hd.square(g))), eps) for s, g in zip(sq, ga, strict=True)]
         else:
