@@ -8,7 +8,9 @@ array where a creation shape goes. So every front checks the arguments whose kin
 :data:`ARGUMENT_KINDS` before it calls the backend, in two steps:
 
 * a *fast test* of the common case, a few pointer comparisons (an exact ``int``, ``None`` where
-  allowed, a ``tuple`` of exact ints, an exact ``int``/``float``/``bool`` for numbers), run by the
+  allowed, a ``tuple`` of exact ints, an exact ``int``/``float``/``complex``/``bool`` for
+  numbers, a ``tuple`` or ``list`` of exact ints as split points or each of tensordot's pair of
+  axes), run by the
   C front (``hedera/_fastfront.c``: ``check_arguments``) and, as the same test written in Python,
   by the generated Python front (``tools/gen_front.py``: :func:`python_guard`);
 * only where it fails, :func:`check_argument`, which accepts the legitimate others (a NumPy
@@ -42,6 +44,8 @@ __all__ = [
     "FAST_INT_SEQUENCE",
     "FAST_NUMBER",
     "FAST_NONE",
+    "FAST_SECTIONS",
+    "FAST_CONTRACTION",
     "ArgumentKind",
     "check_argument",
     "front_checks",
@@ -51,8 +55,12 @@ __all__ = [
 
 #: the fast tests (the C front's codes): an exact int (>= the minimum); an exact int or a tuple
 #: (a subclass too: ``torch.Size``) of exact ints (each >= the minimum); the same or a list of
-#: them; an exact int, float or bool; none (always the slow check)
+#: them; an exact int, float, complex or bool; none (always the slow check); an exact int (>= the
+#: minimum) or a tuple or list of exact ints of any value (split points); an exact int (>= the
+#: minimum) or a tuple or list of two items, each an exact int or a tuple or list of exact ints
+#: of any value (tensordot's pair of axes)
 FAST_INT, FAST_INTS, FAST_INT_SEQUENCE, FAST_NUMBER, FAST_NONE = 0, 1, 2, 3, 4
+FAST_SECTIONS, FAST_CONTRACTION = 5, 6
 
 
 #: type -> whether it is an integer type other than bool (``numbers.Integral``: ``int``, NumPy's
@@ -146,12 +154,12 @@ ARGUMENT_KINDS: dict[str, ArgumentKind] = {
         "an int or a tuple of ints >= 0 (or one -1: the size that fits)",
         _is_int_or_ints,
     ),
-    "sections": ArgumentKind(FAST_INT, 1, "an int >= 1 or a sequence of ints", _is_int_or_ints),
+    "sections": ArgumentKind(FAST_SECTIONS, 1, "an int >= 1 or a sequence of ints", _is_int_or_ints),
     "widths": ArgumentKind(
         FAST_INT_SEQUENCE, 0, "an int >= 0 or (nested) sequences of such ints", _is_nested_ints
     ),
     "contraction": ArgumentKind(
-        FAST_INT,
+        FAST_CONTRACTION,
         0,
         "an int >= 0 or a pair of axes (an int or a sequence of ints for each input)",
         _is_contraction,
@@ -213,8 +221,47 @@ def check_value(qualname: str, name: str, kind: str, value: Any) -> Any:
     return value if rule.fast == FAST_NUMBER else _plain_ints(value)
 
 
-#: (qualname, parameter) -> its checked kind, or None (memoized :func:`checked_kind`)
-_CHECKED: dict[tuple[str, str], str | None] = {}
+#: (qualname, parameter) -> its checked kind, the kind's fast test and the least int of its
+#: sequences' elements, or None: not checked (memoized: the slow path's common values cost no
+#: table lookups)
+_CHECKED: dict[tuple[str, str], tuple[str, int, float] | None] = {}
+
+#: below every int (a sequence of a kind without a minimum has no least element)
+_NO_LEAST = float("-inf")
+
+
+def _exact_ints(value: Any, least: float) -> bool:
+    """Whether every element of the tuple or list ``value`` is an exact int >= ``least``."""
+    for d in value:
+        if d.__class__ is not int or d < least:
+            return False
+    return True
+
+
+def _exact_axes(value: Any) -> bool:
+    """An exact int, or a tuple or list of exact ints: one side of tensordot's pair of axes."""
+    cls = value.__class__
+    return cls is int or ((cls is tuple or cls is list) and _exact_ints(value, _NO_LEAST))
+
+
+def _fast_sequence(fast: int, least: float, value: Any) -> bool:
+    """The C front's fast test of a tuple or list ``value`` (exact classes only): whether it is
+    of its kind as it is (:func:`check_value` would hand it on unchanged)."""
+    if fast == FAST_INT_SEQUENCE or (fast == FAST_INTS and value.__class__ is tuple):
+        return _exact_ints(value, least)
+    if fast == FAST_SECTIONS:
+        return _exact_ints(value, _NO_LEAST)
+    if fast == FAST_CONTRACTION and len(value) == 2:
+        return _exact_axes(value[0]) and _exact_axes(value[1])
+    return False
+
+
+def _checked(qualname: str, name: str) -> tuple[str, int, float] | None:
+    kind = checked_kind(BY_QUALNAME[qualname], name)
+    if kind is None:
+        return None
+    rule = ARGUMENT_KINDS[kind.rstrip("?")]
+    return kind, rule.fast, _NO_LEAST if rule.minimum is None else rule.minimum
 
 
 def check_argument(qualname: str, name: str, value: Any) -> Any:
@@ -222,18 +269,16 @@ def check_argument(qualname: str, name: str, value: Any) -> Any:
     value to call the backend with (``value``, or ``value`` with NumPy integer scalars as ints)
     where its kind takes it; ``ArgumentTypeError``/``InvalidArgumentError`` otherwise."""
     try:
-        kind = _CHECKED[qualname, name]
+        checked = _CHECKED[qualname, name]
     except KeyError:
-        kind = _CHECKED[qualname, name] = checked_kind(BY_QUALNAME[qualname], name)
-    if kind is None:
+        checked = _CHECKED[qualname, name] = _checked(qualname, name)
+    if checked is None:
         return value
+    kind, fast, least = checked
     cls = value.__class__
-    if cls is tuple or cls is list:  # the Python front's common case: a shape of plain ints
-        rule = ARGUMENT_KINDS[kind.rstrip("?")]
-        fast = rule.fast == FAST_INT_SEQUENCE or (rule.fast == FAST_INTS and cls is tuple)
-        least = -(2**63) if rule.minimum is None else rule.minimum
-        if fast and all(d.__class__ is int and d >= least for d in value):
-            return value
+    # the Python front's common case: a shape, split points or tensordot's axes of plain ints
+    if (cls is tuple or cls is list) and _fast_sequence(fast, least, value):
+        return value
     return check_value(qualname, name, kind, value)
 
 
@@ -268,10 +313,10 @@ def front_checks(fn: Function) -> tuple[tuple[str, int, int, bool, int | None], 
 
 def python_guard(name: str, fast: int, none_ok: bool, minimum: int | None) -> str:
     """The generated Python front's fast test of a checked parameter, as an expression that is
-    true where :func:`check_argument` must decide: the C front's test, for exact ints alone
-    (a tuple takes the call)."""
+    true where :func:`check_argument` must decide: the C front's test, for exact ints and
+    numbers alone (a tuple or list takes the call, whose first test is the C front's)."""
     if fast == FAST_NUMBER:
-        test = f"{name}.__class__ is not int and {name}.__class__ is not float"
+        test = " and ".join(f"{name}.__class__ is not {t}" for t in ("int", "float", "complex", "bool"))
     elif fast == FAST_NONE:
         test = "True"
     elif minimum is None:
@@ -297,8 +342,11 @@ def markdown_table() -> str:
         FAST_INT: "an exact `int` (at least the minimum)",
         FAST_INTS: "an exact `int`, a `tuple` of exact ints",
         FAST_INT_SEQUENCE: "an exact `int`, a `tuple` or `list` of exact ints (at least the minimum)",
-        FAST_NUMBER: "an exact `int`, `float` or `bool`",
+        FAST_NUMBER: "an exact `int`, `float`, `complex` or `bool`",
         FAST_NONE: "none",
+        FAST_SECTIONS: "an exact `int` (at least the minimum), a `tuple` or `list` of exact ints",
+        FAST_CONTRACTION: "an exact `int` (at least the minimum), a pair of exact ints or "
+        "`tuple`s or `list`s of exact ints",
     }
     for kind, rule in ARGUMENT_KINDS.items():
         names = by_kind.get(kind, [])

@@ -56,7 +56,8 @@
  * Up-front argument checks (``checks`` and ``check`` of make_front; hedera/_argkinds.py): for the
  * non-array arguments whose kind a framework may accept silently (a bool axis, a float k, an
  * array as a shape), each call first runs a fast test of the common values (an exact int, None
- * where allowed, a tuple of exact ints, an exact int/float/bool number: pointer compares), and
+ * where allowed, a tuple of exact ints, an exact int/float/complex/bool number, split points and
+ * tensordot's pair of axes as tuples or lists of exact ints: pointer compares), and
  * only where that fails calls check(name, value), which accepts the other legitimate values (a
  * NumPy integer scalar) or raises hedera's error. A front without checks pays one test per call.
  */
@@ -77,7 +78,10 @@
 #define FAST_INT 0          /* an exact int >= minimum */
 #define FAST_INTS 1         /* an exact int or a tuple (torch.Size too) of exact ints, each >= minimum */
 #define FAST_INT_SEQUENCE 2 /* the same, or a list of them */
-#define FAST_NUMBER 3       /* an exact int, float or bool */
+#define FAST_NUMBER 3       /* an exact int, float, complex or bool */
+#define FAST_SECTIONS 5     /* an exact int >= minimum, or a tuple or list of exact ints (any) */
+#define FAST_CONTRACTION 6  /* an exact int >= minimum, or a tuple or list of two items, each an
+                             * exact int or a tuple or list of exact ints (any) */
 
 #define MAX_CHECKS 3   /* checked arguments of one front (the most in the API table: 3) */
 
@@ -704,6 +708,45 @@ fast_ints(const ArgumentCheck *check, PyObject *const *items, Py_ssize_t n)
     return 1;
 }
 
+/* Whether value is a tuple (a subclass too) or an exact list of exact ints, of any value. */
+static int
+fast_any_ints(PyObject *value)
+{
+    PyObject *const *items;
+    Py_ssize_t n;
+    if (PyList_CheckExact(value)) {
+        items = ((PyListObject *)value)->ob_item;
+        n = PyList_GET_SIZE(value);
+    }
+    else if (PyTuple_Check(value)) {
+        items = ((PyTupleObject *)value)->ob_item;
+        n = PyTuple_GET_SIZE(value);
+    }
+    else {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_CheckExact(items[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* tensordot's axes as a pair: a tuple or list of two, each an exact int or fast_any_ints. */
+static int
+fast_contraction_pair(PyObject *value)
+{
+    PyObject *first, *second;
+    if ((PyList_CheckExact(value) || PyTuple_Check(value)) && Py_SIZE(value) == 2) {
+        first = PySequence_Fast_GET_ITEM(value, 0);
+        second = PySequence_Fast_GET_ITEM(value, 1);
+        return (PyLong_CheckExact(first) || fast_any_ints(first))
+               && (PyLong_CheckExact(second) || fast_any_ints(second));
+    }
+    return 0;
+}
+
 /* Whether the fast test accepts value (0: check() decides). An exact int, the common value of
  * every kind, is tested first. */
 static inline int
@@ -716,7 +759,14 @@ fast_accepts(const ArgumentCheck *check, PyObject *value)
         return check->none_ok;
     }
     if (check->fast == FAST_NUMBER) {
-        return PyFloat_CheckExact(value) || value == Py_True || value == Py_False;
+        return PyFloat_CheckExact(value) || value == Py_True || value == Py_False
+               || PyComplex_CheckExact(value);
+    }
+    if (check->fast == FAST_SECTIONS) {
+        return fast_any_ints(value);
+    }
+    if (check->fast == FAST_CONTRACTION) {
+        return fast_contraction_pair(value);
     }
     if (check->fast == FAST_INT_SEQUENCE && PyList_CheckExact(value)) {
         return fast_ints(check, ((PyListObject *)value)->ob_item, PyList_GET_SIZE(value));

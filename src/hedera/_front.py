@@ -47,11 +47,11 @@ _arange_by_backend: dict = {}
 
 @_front(_arange_by_backend, 'arange')
 def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
-    if start.__class__ is not int and start.__class__ is not float:
+    if start.__class__ is not int and start.__class__ is not float and start.__class__ is not complex and start.__class__ is not bool:
         start = _check_argument('arange', 'start', start)
-    if stop is not None and stop.__class__ is not int and stop.__class__ is not float:
+    if stop is not None and stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
         stop = _check_argument('arange', 'stop', stop)
-    if step.__class__ is not int and step.__class__ is not float:
+    if step.__class__ is not int and step.__class__ is not float and step.__class__ is not complex and step.__class__ is not bool:
         step = _check_argument('arange', 'step', step)
     if backend is None:
         f = _current_function(_arange_by_backend, 'arange')
@@ -143,7 +143,7 @@ _full_by_backend: dict = {}
 def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
     if (shape.__class__ is not int or shape < 0):
         shape = _check_argument('full', 'shape', shape)
-    if fill_value.__class__ is not int and fill_value.__class__ is not float:
+    if fill_value.__class__ is not int and fill_value.__class__ is not float and fill_value.__class__ is not complex and fill_value.__class__ is not bool:
         fill_value = _check_argument('full', 'fill_value', fill_value)
     if backend is None:
         f = _current_function(_full_by_backend, 'full')
@@ -161,7 +161,7 @@ _full_like_by_type: dict = {}
 
 @_front(_full_like_by_type, 'full_like')
 def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
-    if fill_value.__class__ is not int and fill_value.__class__ is not float:
+    if fill_value.__class__ is not int and fill_value.__class__ is not float and fill_value.__class__ is not complex and fill_value.__class__ is not bool:
         fill_value = _check_argument('full_like', 'fill_value', fill_value)
     try:
         f = _full_like_by_type[type(x)]
@@ -179,9 +179,9 @@ _linspace_by_backend: dict = {}
 
 @_front(_linspace_by_backend, 'linspace')
 def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
-    if start.__class__ is not int and start.__class__ is not float:
+    if start.__class__ is not int and start.__class__ is not float and start.__class__ is not complex and start.__class__ is not bool:
         start = _check_argument('linspace', 'start', start)
-    if stop is not None and stop.__class__ is not int and stop.__class__ is not float:
+    if stop is not None and stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
         stop = _check_argument('linspace', 'stop', stop)
     if (num.__class__ is not int or num < 0):
         num = _check_argument('linspace', 'num', num)
@@ -2428,7 +2428,7 @@ _std_by_type: dict = {}
 def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('std', 'axis', axis)
-    if correction.__class__ is not int and correction.__class__ is not float:
+    if correction.__class__ is not int and correction.__class__ is not float and correction.__class__ is not complex and correction.__class__ is not bool:
         correction = _check_argument('std', 'correction', correction)
     try:
         f = _std_by_type[type(x)]
@@ -2466,7 +2466,7 @@ _var_by_type: dict = {}
 def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('var', 'axis', axis)
-    if correction.__class__ is not int and correction.__class__ is not float:
+    if correction.__class__ is not int and correction.__class__ is not float and correction.__class__ is not complex and correction.__class__ is not bool:
         correction = _check_argument('var', 'correction', correction)
     try:
         f = _var_by_type[type(x)]
@@ -3303,7 +3303,7 @@ _fft_fftfreq_by_backend: dict = {}
 def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     if (n.__class__ is not int or n < 1):
         n = _check_argument('fft.fftfreq', 'n', n)
-    if d.__class__ is not int and d.__class__ is not float:
+    if d.__class__ is not int and d.__class__ is not float and d.__class__ is not complex and d.__class__ is not bool:
         d = _check_argument('fft.fftfreq', 'd', d)
     f = _current_function(_fft_fftfreq_by_backend, 'fft.fftfreq')
     try:
@@ -3516,7 +3516,7 @@ _fft_rfftfreq_by_backend: dict = {}
 def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
     if (n.__class__ is not int or n < 1):
         n = _check_argument('fft.rfftfreq', 'n', n)
-    if d.__class__ is not int and d.__class__ is not float:
+    if d.__class__ is not int and d.__class__ is not float and d.__class__ is not complex and d.__class__ is not bool:
         d = _check_argument('fft.rfftfreq', 'd', d)
     f = _current_function(_fft_rfftfreq_by_backend, 'fft.rfftfreq')
     try:

@@ -50,9 +50,14 @@ BAD = [
     ("top_k", (-1,), {}, hd.InvalidArgumentError, "top_k: k must be an int >= 0, got -1"),
     ("top_k", (2.0,), {}, hd.ArgumentTypeError, "top_k: k must be an int >= 0, got float 2.0"),
     ("split", (True,), {}, hd.ArgumentTypeError, "split: indices_or_sections must be"),
+    ("split", ([1, 2.0],), {}, hd.ArgumentTypeError, "got list [1, 2.0]"),
+    ("split", ((True,),), {}, hd.ArgumentTypeError, "got tuple (True,)"),
     ("moveaxis", (False, 1), {}, hd.ArgumentTypeError, "moveaxis: source must be"),
     ("repeat", (2.0,), {}, hd.ArgumentTypeError, "repeat: repeats must be an int >= 0 or an integer array"),
     ("linalg.tensordot", (), {"axes": -1}, hd.InvalidArgumentError, "tensordot: axes must be an int >= 0"),
+    ("linalg.tensordot", (), {"axes": ([1], [0.0])}, hd.ArgumentTypeError, "got tuple ([1], [0.0])"),
+    ("linalg.tensordot", (), {"axes": ([1], [0], [1])}, hd.ArgumentTypeError, "tensordot: axes must be"),
+    ("linalg.tensordot", (), {"axes": (1, [True])}, hd.ArgumentTypeError, "got tuple (1, [True])"),
     ("fft.fft", (), {"n": True}, hd.ArgumentTypeError, "fft.fft: n must be an int >= 1 or None"),
     ("fft.fft", (), {"axis": None}, hd.ArgumentTypeError, "fft.fft: axis must be an int"),
 ]
@@ -131,6 +136,18 @@ def test_integer_likes_and_legitimate_values_pass(backend):
             hd.to_numpy(full((2,), True, dtype=hd.bool, backend=backend)), [True, True]
         )
         np.testing.assert_allclose(hd.to_numpy(full((2,), np.float32(1.5), backend=backend)), [1.5, 1.5])
+    for split in _fronts("split"):  # split points (any int), as a list or a tuple
+        assert [tuple(p.shape) for p in split(x, [1], axis=1)] == [(2, 1), (2, 2)]
+        assert [tuple(p.shape) for p in split(x, (-2,), axis=1)] == [(2, 1), (2, 2)]
+    for tensordot in _fronts("tensordot"):
+        np.testing.assert_allclose(
+            hd.to_numpy(tensordot(x, x, axes=([1], [1]))), np.tensordot(ref, ref, axes=([1], [1]))
+        )
+        np.testing.assert_allclose(
+            hd.to_numpy(tensordot(x, x, axes=((0,), (0,)))), np.tensordot(ref, ref, axes=((0,), (0,)))
+        )
+    for full in _fronts("full"):
+        np.testing.assert_allclose(hd.to_numpy(full(2, 1 + 2j, backend=backend)), [1 + 2j, 1 + 2j])
     for zeros in _fronts("zeros"):
         assert tuple(zeros((np.int64(2), 3), backend=backend).shape) == (2, 3)
         assert tuple(zeros(4, backend=backend).shape) == (4,)
