@@ -538,7 +538,9 @@ class _DirectNamespace(SimpleNamespace):
 
     A program compiled for one backend knows where its arrays live, so the front's dispatch (a
     type lookup per call, 30-150 ns; more than 2% of a torch op of a few µs) is paid once, here.
-    Names the namespace lacks, and what is not a function (``hd.nn``, dtypes), are hedera's own.
+    Names the namespace lacks, and what is not a function (``hd.nn``, dtypes), are hedera's own,
+    bound as attributes too: every public name is one attribute read, as on a module.
+    ``__getattr__`` serves only names hedera gains after the binding.
     """
 
     def __getattr__(self, name: str) -> Any:
@@ -557,12 +559,9 @@ def _bound_to(backend: str) -> tuple[Any, Any]:
     ns = hd.namespace(backend)
     direct = _DirectNamespace(
         **{
-            name: getattr(ns, name)
+            name: getattr(ns, name) if _bound_in(ns, name) else getattr(hd, name)
             for name in dir(hd)
             if not name.startswith("_")
-            and name not in _KEPT_FRONTS
-            and callable(getattr(ns, name, None))
-            and not isinstance(getattr(ns, name), type)
         }
     )
     source = vars(_aten)
@@ -572,6 +571,14 @@ def _bound_to(backend: str) -> tuple[Any, Any]:
             scope[name] = _rebound(value, scope)
     _BOUND[backend] = found = (direct, SimpleNamespace(**scope))
     return found
+
+
+def _bound_in(ns: Any, name: str) -> bool:
+    """Whether the programs call backend namespace ``ns``'s ``name`` instead of hedera's front."""
+    if name in _KEPT_FRONTS:
+        return False
+    value = getattr(ns, name, None)
+    return callable(value) and not isinstance(value, type)
 
 
 def _rebound(fn: types.FunctionType, scope: dict) -> types.FunctionType:
