@@ -842,7 +842,48 @@ class _Codegen:
             self.unsupported.append(_Unsupported(op=f"{packet}.{overload}", node=node.name, row=row))
         args, kwargs = _drop_placement(op, node.args, node.kwargs)
         args = self._promoted(row, node, args)
+        inlined = self._inlined(row.fn, node, args, kwargs)
+        if inlined is not None:
+            self._line(f"{name} = {inlined}", node)
+            return
         self._line(f"{name} = {_callee(row.fn)}({self._args(args, kwargs)})", node)
+
+    def _inlined(self, fn: Callable, node: Any, args: tuple, kwargs: dict) -> str | None:
+        """The call of a lowering that only renames or reorders, written as what it calls.
+
+        ``aten.add(x, y)`` is ``hd.add(x, y)`` when there is no ``alpha``, ``aten.view(x, [2, -1])``
+        is ``hd.reshape(x, (2, -1))`` when the sizes are static, ``aten.clone(x)`` is ``x``: the
+        graph's static facts (a size, a rank) are read here, once, instead of by a Python frame of
+        the lowering at every call. None where the lowering must run.
+        """
+        import torch
+
+        renamed = _RENAMED.get(fn.__name__)
+        if fn is not getattr(_aten, fn.__name__, None) or renamed is None:
+            return None
+        if fn.__name__ == "assertion":
+            return "None"
+        if not args or kwargs or not isinstance(args[0], (torch.fx.Node, _Cast)):
+            return None
+        x = self._render(args[0])
+        rest = args[1:]
+        val = getattr(args[0], "meta", {}).get("val")
+        out = node.meta.get("val")
+        if fn.__name__ in ("clone", "alias") and not rest:
+            return x
+        if fn.__name__ in ("add", "sub") and len(rest) == 1:
+            return f"hd.{renamed}({x}, {self._render(rest[0])})"
+        if fn.__name__ == "unsqueeze" and len(rest) == 1 and isinstance(rest[0], int):
+            return f"hd.expand_dims({x}, axis={rest[0]})"
+        if fn.__name__ == "view" and len(rest) == 1 and _static(rest[0]):
+            return f"hd.reshape({x}, {_tuple_text(rest[0])})"
+        if fn.__name__ == "permute" and len(rest) == 1 and isinstance(val, torch.Tensor) and _static(rest[0]):
+            if val.ndim == 0:
+                return x
+            return f"hd.permute_dims({x}, {_tuple_text([d % val.ndim for d in rest[0]])})"
+        if fn.__name__ == "expand" and isinstance(out, torch.Tensor) and _static(tuple(out.shape)):
+            return f"hd.broadcast_to({x}, {_tuple_text(out.shape)})"
+        return None
 
     def _promoted(self, row: _aten.Row, node: Any, args: tuple) -> tuple:
         """``args`` with torch's type promotion made explicit as casts (``_Cast`` markers)."""
@@ -886,6 +927,29 @@ class _Codegen:
         raise UnsupportedError(
             f"from_torch: cannot express the graph argument {value!r} ({type(value).__name__})"
         )
+
+
+#: lowerings of :mod:`hedera.interop._aten` that :meth:`_inlined` writes as a direct call -> the call
+_RENAMED = {
+    "add": "add",
+    "sub": "subtract",
+    "view": "reshape",
+    "unsqueeze": "expand_dims",
+    "permute": "permute_dims",
+    "expand": "broadcast_to",
+    "clone": "",
+    "alias": "",
+    "assertion": "",
+}
+
+
+def _static(sizes: Any) -> bool:
+    """Whether ``sizes`` is a sequence of Python ints (no symbolic size of a dynamic dimension)."""
+    return isinstance(sizes, (list, tuple)) and all(type(s) is int for s in sizes)
+
+
+def _tuple_text(sizes: Sequence[int]) -> str:
+    return "(" + "".join(f"{int(s)}, " for s in sizes).rstrip() + ")"
 
 
 class _Cast(SimpleNamespace):
