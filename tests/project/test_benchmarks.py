@@ -248,7 +248,7 @@ def test_interop_quick(tmp_path, capsys):
             # the program makes the reference's calls, no more (a deterministic count)
             assert r[f"{b}_added_calls"] == 0 and r[f"{b}_eager_added_ci_pct"] >= 0
     chain = {r["backend"]: r for r in result["from_torch"]["chain"]}
-    assert set(chain) == {"jax", "tensorflow"}
+    assert {"jax", "tensorflow"} <= set(chain)
     for r in chain.values():
         assert r["graph_nodes"] >= 40 and r["by_hand_us"] > 0 and r["added_ci_ns_per_node"] >= 0
     sizes = {r["model"]: r for r in result["from_torch"]["size"]}
