@@ -413,7 +413,7 @@ def _chain(nodes: int) -> tuple[Callable, Callable]:
     for i in range(nodes):
         _, _, name, extra = CHAIN_OPS[i % len(CHAIN_OPS)]
         if name is None:  # what export records: unsqueeze then view
-            lines += ["    x = ns.expand_dims(x, axis=0)", "    x = ns.reshape(x, (1,))"]
+            lines += ["    x = ns.expand_dims(x, axis=0)", "    x = ns.reshape(x, (-1,))"]
         else:
             lines.append(f"    x = ns.{name}(x{''.join(f', {e!r}' for e in extra)})")
     lines.append("    return x")

@@ -852,7 +852,7 @@ class _Codegen:
         """The call of a lowering that only renames or reorders, written as what it calls.
 
         ``aten.add(x, y)`` is ``hd.add(x, y)`` when there is no ``alpha``, ``aten.view(x, [2, -1])``
-        is ``hd.reshape(x, (2, -1))`` when the sizes are static, ``aten.clone(x)`` is ``x``: the
+        is ``hd.reshape(x, (2, 16))`` (its output shape) when static, ``aten.clone(x)`` is ``x``: the
         graph's static facts (a size, a rank) are read here, once, instead of by a Python frame of
         the lowering at every call. None where the lowering must run.
         """
@@ -876,7 +876,10 @@ class _Codegen:
         if fn.__name__ == "unsqueeze" and len(rest) == 1 and isinstance(rest[0], int):
             return f"hd.expand_dims({x}, axis={rest[0]})"
         if fn.__name__ == "view" and len(rest) == 1 and _static(rest[0]):
-            return f"hd.reshape({x}, {_tuple_text(rest[0])})"
+            # the output's shape: a -1 resolved once here, not by the framework at every call
+            static_out = isinstance(out, torch.Tensor) and _static(tuple(out.shape))
+            shape = tuple(out.shape) if static_out else rest[0]
+            return f"hd.reshape({x}, {_tuple_text(shape)})"
         if fn.__name__ == "permute" and len(rest) == 1 and isinstance(val, torch.Tensor) and _static(rest[0]):
             if val.ndim == 0:
                 return x
