@@ -51,7 +51,7 @@ if [ $# = 0 ]; then
     echo "test: pytest, dispatch tests with HEDERA_PURE_PYTHON=1"
     HEDERA_PURE_PYTHON=1 HEDERA_REQUIRE_FAST_PATH=0 .venv/bin/python -m pytest ${xdist[@]+"${xdist[@]}"} \
         --timeout=900 -q tests/core/test_dispatch.py tests/core/test_compiled_dispatch.py tests/core/test_errors.py \
-        tests/core/test_front_generated.py || failed+=("pytest (HEDERA_PURE_PYTHON=1)")
+        tests/core/test_front_generated.py tests/core/test_argument_checks.py || failed+=("pytest (HEDERA_PURE_PYTHON=1)")
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then

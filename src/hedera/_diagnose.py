@@ -16,6 +16,7 @@ from typing import Any
 
 from . import _dispatch, errors
 from ._api import BY_QUALNAME, FUNCTIONS, argument_kind, with_shape
+from ._argkinds import check_value
 from ._dispatch import backend_name_of_type, is_array
 from .dtypes import as_hedera_dtype, isdtype
 
@@ -60,38 +61,6 @@ def broadcast_shapes_or_none(*shapes: tuple[int | None, ...]) -> tuple[int | Non
     return tuple(out)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and not _is_array(v)
-
-
-def _is_int_tuple(v: Any) -> bool:
-    return isinstance(v, (tuple, list)) and all(_is_int(d) for d in v)
-
-
-def _is_nested_ints(v: Any) -> bool:
-    return _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_nested_ints(d) for d in v))
-
-
-#: kind (``hedera._api.ARGUMENT_KINDS``) -> (test of the value's Python type, what it should be)
-_KIND_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "int": (_is_int, "an int"),
-    "count": (_is_int, "an int >= 0"),
-    "size": (_is_int, "an int >= 1"),
-    "axes": (lambda v: _is_int(v) or _is_int_tuple(v), "an int or a tuple of ints"),
-    "shape": (lambda v: _is_int(v) or _is_int_tuple(v), "an int or a tuple of ints"),
-    "sections": (lambda v: _is_int(v) or _is_int_tuple(v), "an int >= 1 or a sequence of ints"),
-    "repeats": (lambda v: _is_int(v) or _is_array(v), "an int >= 0 or an integer array"),
-    "widths": (_is_nested_ints, "an int >= 0 or (nested) sequences of such ints"),
-    "number": (
-        lambda v: (
-            isinstance(v, (numbers.Real, numbers.Complex)) and not isinstance(v, bool) and not _is_array(v)
-        ),
-        "a number",
-    ),
-}
-_KIND_MINIMUM = {"count": 0, "size": 1, "sections": 1, "widths": 0, "repeats": 0}
-
-
 def _kind_text(value: Any) -> str:
     return f"an array of shape {_shape(value)}" if _is_array(value) else f"{type(value).__name__} {value!r}"
 
@@ -113,16 +82,7 @@ def _check_kinds(qualname: str, values: dict[str, Any]) -> None:
                     f"{qualname}: {name} must be one of {list(kind)}, got {value!r}"
                 )
             continue
-        optional = kind.endswith("?")
-        if optional and value is None:
-            continue
-        test, expected = _KIND_TYPES[kind.rstrip("?")]
-        if not test(value):
-            expected += " or None" if optional else ""
-            raise errors.ArgumentTypeError(f"{qualname}: {name} must be {expected}, got {_kind_text(value)}")
-        minimum = _KIND_MINIMUM.get(kind.rstrip("?"))
-        if minimum is not None and _is_int(value) and value < minimum:
-            raise errors.InvalidArgumentError(f"{qualname}: {name} must be {expected}, got {value}")
+        check_value(qualname, name, kind, value)
 
 
 def check_kinds(qualname: str, values: dict[str, Any]) -> None:

@@ -41,31 +41,69 @@
  *     there: the same object, an equal int or str, an equal float of the same sign), which the
  *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
  *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
- *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes``.
+ *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes`` (for a CURRENT front,
+ *     which has no arrays: whose first argument's type is one of them: zeros(3), not zeros((3,))),
+ *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
+ * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
+ * as the Python front would have (so the promise is about the answers native returns; its errors
+ * cost a second call, on the error path only).
  * It is read once per cache hit that changes the front's last hit (remember_hit), so a front
  * without it pays one pointer test per call.
+ *
+ * The module also has JitCall, the C call path of hd.jit's functions (the base class of
+ * hedera.jit.Jitted; its section below).
+ *
+ * Up-front argument checks (``checks`` and ``check`` of make_front; hedera/_argkinds.py): for the
+ * non-array arguments whose kind a framework may accept silently (a bool axis, a float k, an
+ * array as a shape), each call first runs a fast test of the common values (an exact int, None
+ * where allowed, a tuple of exact ints, an exact int/float/bool number: pointer compares), and
+ * only where that fails calls check(name, value), which accepts the other legitimate values (a
+ * NumPy integer scalar) or raises hedera's error. A front without checks pays one test per call.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 
-#define FASTFRONT_ABI 5
+#define FASTFRONT_ABI 8
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
 #define MAX_TUPLE_KEY 3
 
+/* The fast tests of the argument checks (hedera._argkinds.FAST_*) */
+#define FAST_INT 0          /* an exact int >= minimum */
+#define FAST_INTS 1         /* an exact int or a tuple (torch.Size too) of exact ints, each >= minimum */
+#define FAST_INT_SEQUENCE 2 /* the same, or a list of them */
+#define FAST_NUMBER 3       /* an exact int, float or bool */
+
+#define MAX_CHECKS 3   /* checked arguments of one front (the most in the API table: 3) */
+
+/* 16 bytes, kept inside the front's state next to the fields every call reads: anywhere else
+ * (a separate allocation, the end of the state) they are out of the CPU caches after a framework
+ * call of a few microseconds, and reading them costs a miss (measured: +20-30 ns per call). */
+typedef struct {
+    PyObject *name;      /* the parameter's name, interned (strong reference) */
+    int minimum;         /* (where has_minimum) */
+    short position;      /* its index among the positional arguments, or -1: keyword-only */
+    unsigned char fast;  /* FAST_* */
+    unsigned char none_ok : 1, has_minimum : 1; /* None passes; minimum applies */
+} ArgumentCheck;
+
 typedef struct {
     PyObject_HEAD
-    PyObject *python;   /* the Python front: the slow path */
-    PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
-    PyObject *cache;    /* dict: type or tuple of types -> backend function */
-    Py_ssize_t arity;
-    PyObject *name;     /* bytes, kept alive for method_def.ml_name */
-    PyObject *doc;      /* bytes, kept alive for method_def.ml_doc */
+    /* The fields every call reads come first, together (method_def, arity, check_count, the last
+     * hit, the checks), the others after them: right after a framework call of a few microseconds
+     * has evicted the state from the CPU caches, each cache line it spans costs a miss. */
     PyMethodDef method_def;
+    Py_ssize_t arity;
+    Py_ssize_t check_count;    /* the up-front argument checks (0: none) */
+    Py_ssize_t check_position; /* the least position of a positional check (PY_SSIZE_T_MAX: none),
+                                * so that a call without keywords and fewer positional arguments
+                                * does not read the checks at all */
+    ArgumentCheck checks[MAX_CHECKS]; /* (here: a cache line of their own costs a miss a call) */
     /* The last key found in the cache and its function (strong references; hit_count 0: none).
      * Most programs call a front with one array type, and comparing type pointers is cheaper
      * than a dict lookup, above all right after a framework call of several microseconds has
@@ -81,6 +119,13 @@ typedef struct {
     PyObject *hit_native_keywords; /* a dict: keyword -> its default, or Ellipsis: forwarded */
     Py_ssize_t hit_native_min_nargs;
     Py_ssize_t hit_native_nargs; /* (the most) */
+    int hit_native_same_shape;   /* the array arguments must have equal .shape */
+    PyObject *check;    /* check(name, value): the slow path of a failed fast test */
+    PyObject *python;   /* the Python front: the slow path */
+    PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
+    PyObject *cache;    /* dict: type or tuple of types -> backend function */
+    PyObject *name;     /* bytes, kept alive for method_def.ml_name */
+    PyObject *doc;      /* bytes, kept alive for method_def.ml_doc */
 } FrontState;
 
 /* Where CURRENT fronts read the current backend (connect_current_backend; strong references). */
@@ -90,6 +135,7 @@ static PyObject *trace_stack;      /* list: not empty while torch.compile traces
 static PyObject *backend_keyword;  /* the interned str "backend" */
 static PyObject *native_attribute; /* the interned str "__hedera_native__" */
 static PyObject *dtype_attribute;  /* the interned str "dtype" */
+static PyObject *shape_attribute;  /* the interned str "shape" */
 
 #define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
@@ -185,7 +231,7 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
  * or malformed: the target is called as it is). */
 static int
 native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObject **dtypes,
-                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs)
+                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs, int *same_shape)
 {
     PyObject *spec = NULL;
     /* (without raising AttributeError for the targets that have none: most of them) */
@@ -198,7 +244,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         PyErr_Clear();
         return 0;
     }
-    int ok = PyTuple_CheckExact(spec) && PyTuple_GET_SIZE(spec) == 5
+    int ok = PyTuple_CheckExact(spec) && (PyTuple_GET_SIZE(spec) == 5 || PyTuple_GET_SIZE(spec) == 6)
              && PyCallable_Check(PyTuple_GET_ITEM(spec, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 1))
              && PyLong_CheckExact(PyTuple_GET_ITEM(spec, 2)) && PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4));
     if (ok) {
@@ -214,12 +260,26 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         if (condition == Py_None) {
             *dtypes = NULL;
         }
-        else if (PyTuple_CheckExact(condition) && state->arity >= 1 && *min_nargs >= state->arity) {
-            Py_INCREF(condition);
+        else if (PyTuple_CheckExact(condition)
+                 && ((state->arity >= 1 && *min_nargs >= state->arity) || (state->arity == CURRENT && *min_nargs >= 1))) {
+            Py_INCREF(condition); /* (a CURRENT front's: the exact types of its first argument) */
             *dtypes = condition;
         }
         else {
             ok = 0;
+        }
+    }
+    *same_shape = 0;
+    if (ok && PyTuple_GET_SIZE(spec) == 6) {
+        *same_shape = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
+        /* (an error, or a shape condition without arrays to compare: none) */
+        ok = *same_shape >= 0 && (*same_shape == 0 || (state->arity >= 2 && *min_nargs >= state->arity));
+        PyErr_Clear();
+        if (ok && *same_shape && *dtypes == NULL) {
+            ok = 0; /* (the shapes are compared where the dtypes are) */
+        }
+        if (!ok) {
+            Py_CLEAR(*dtypes);
         }
     }
     if (ok) {
@@ -248,8 +308,10 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     }
     PyObject *native = NULL, *dtypes = NULL, *keywords = NULL;
     Py_ssize_t min_nargs = 0, max_nargs = 0;
-    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs)) {
+    int same_shape = 0;
+    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs, &same_shape)) {
         native = dtypes = keywords = NULL;
+        same_shape = 0;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(types[i]);
@@ -263,6 +325,7 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     state->hit_native_keywords = keywords;
     state->hit_native_min_nargs = min_nargs;
     state->hit_native_nargs = max_nargs;
+    state->hit_native_same_shape = same_shape;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         Py_DECREF(old_types[i]);
     }
@@ -351,11 +414,75 @@ native_keywords(PyObject *keywords, PyObject *const *args, Py_ssize_t nargs, PyO
     return 1;
 }
 
+/* Reading .dtype through a type's getset descriptor, found once, skips the generic attribute lookup:
+ * 7 ns of the 33 a torch tensor's .dtype costs (torch's getter is the rest), 7 of NumPy's 9; the
+ * same-dtype test of a binary shim reads it twice. A slot is used while its type's version tag is
+ * the one it was filled under (any change to the type or its bases resets the tag), for types that
+ * look attributes up generically (a getset descriptor, a data descriptor, then wins over the
+ * instance dict: the object PyObject_GetAttr returns). */
+#define DTYPE_SLOTS 4
+typedef struct {
+    PyTypeObject *type; /* (borrowed: compared only with the type of a live object) */
+    unsigned int version;
+    getter get;
+    void *closure;
+} DtypeSlot;
+static DtypeSlot dtype_slots[DTYPE_SLOTS];
+static int dtype_next_slot;
+
+/* obj.dtype (a new reference), or NULL with an exception set. */
+static PyObject *
+read_dtype(PyObject *obj)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    for (int i = 0; i < DTYPE_SLOTS; i++) {
+        DtypeSlot *slot = &dtype_slots[i];
+        if (slot->type == type && slot->version == type->tp_version_tag && slot->version != 0) {
+            return slot->get(obj, slot->closure);
+        }
+    }
+    if (type->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *descr = _PyType_Lookup(type, dtype_attribute); /* (borrowed; gives the type a tag) */
+        if (descr != NULL && Py_IS_TYPE(descr, &PyGetSetDescr_Type) && type->tp_version_tag != 0
+            && PyType_IsSubtype(type, PyDescr_TYPE(descr))) {
+            PyGetSetDef *def = ((PyGetSetDescrObject *)descr)->d_getset;
+            if (def->get != NULL) {
+                DtypeSlot *slot = &dtype_slots[dtype_next_slot];
+                dtype_next_slot = (dtype_next_slot + 1) % DTYPE_SLOTS;
+                slot->type = type;
+                slot->version = type->tp_version_tag;
+                slot->get = def->get;
+                slot->closure = def->closure;
+                return def->get(obj, def->closure);
+            }
+        }
+    }
+    return PyObject_GetAttr(obj, dtype_attribute);
+}
+
+/* Whether the first ``count`` arguments have equal .shape (0 also on an error, left set). */
+static int
+same_shapes(PyObject *const *args, Py_ssize_t count)
+{
+    PyObject *first = PyObject_GetAttr(args[0], shape_attribute);
+    if (first == NULL) {
+        return 0;
+    }
+    int ok = 1;
+    for (Py_ssize_t i = 1; ok && i < count; i++) {
+        PyObject *other = PyObject_GetAttr(args[i], shape_attribute);
+        ok = other != NULL && PyObject_RichCompareBool(first, other, Py_EQ) == 1;
+        Py_XDECREF(other);
+    }
+    Py_DECREF(first);
+    return ok;
+}
+
 /* The last hit's native common case for this call (a new reference), or NULL (without an error
  * set): hit_native_nargs positional arguments (min to max), keywords that native_keywords accepts
  * (their names for the native in *kept, their values after the positional ones in forwarded), and,
  * under a dtype condition, array arguments of one type whose .dtype is one object of
- * hit_native_dtypes. */
+ * hit_native_dtypes (and, under a shape condition, whose .shape are equal). */
 static PyObject *
 native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 PyObject **forwarded, PyObject **kept)
@@ -377,7 +504,18 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
         Py_INCREF(native);
         return native;
     }
-    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs (native_common_case checked) */
+    Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs, or CURRENT (native_common_case) */
+    if (arrays == CURRENT) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0])) {
+                Py_INCREF(native);
+                return native;
+            }
+        }
+        Py_CLEAR(*kept);
+        return NULL;
+    }
     for (Py_ssize_t i = 1; i < arrays; i++) {
         if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
             Py_CLEAR(*kept);
@@ -387,33 +525,28 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     /* (.dtype may run Python code that changes the front's last hit: hold on to this one's) */
     Py_INCREF(native);
     Py_INCREF(allowed);
-    PyObject *first = PyObject_GetAttr(args[0], dtype_attribute);
-    if (first == NULL) {
-        PyErr_Clear();
-        Py_DECREF(native);
-        Py_DECREF(allowed);
-        Py_CLEAR(*kept);
-        return NULL;
-    }
+    int same_shape = state->hit_native_same_shape;
     int ok = 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(allowed);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (PyTuple_GET_ITEM(allowed, i) == first) {
-            ok = 1;
-            break;
+    PyObject *first = read_dtype(args[0]);
+    if (first != NULL) {
+        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(allowed, i) == first) {
+                ok = 1;
+                break;
+            }
         }
-    }
-    for (Py_ssize_t i = 1; ok && i < arrays; i++) {
-        PyObject *other = PyObject_GetAttr(args[i], dtype_attribute);
-        if (other == NULL) {
-            PyErr_Clear();
-            ok = 0;
-            break;
+        for (Py_ssize_t i = 1; ok && i < arrays; i++) {
+            PyObject *other = read_dtype(args[i]);
+            ok = other == first;
+            Py_XDECREF(other);
         }
-        ok = other == first;
-        Py_DECREF(other);
+        Py_DECREF(first);
     }
-    Py_DECREF(first);
+    if (ok && same_shape) {
+        ok = same_shapes(args, arrays);
+    }
+    PyErr_Clear();
     Py_DECREF(allowed);
     if (!ok) {
         Py_DECREF(native);
@@ -530,10 +663,214 @@ backend_keyword_index(PyObject *kwnames)
     return -1;
 }
 
+/* ---- up-front argument checks ---------------------------------------------------------------- */
+
+/* Whether the exact int value is at least minimum: read off a one-digit int's digit directly. */
+static inline int
+int_at_least(PyObject *value, long minimum)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)value)) {
+        return PyUnstable_Long_CompactValue((PyLongObject *)value) >= minimum;
+    }
+#else
+    Py_ssize_t size = Py_SIZE(value);
+    if (size >= -1 && size <= 1) {
+        return size * (long)((PyLongObject *)value)->ob_digit[0] >= minimum;
+    }
+#endif
+    int overflow;
+    long n = PyLong_AsLongAndOverflow(value, &overflow);
+    return overflow == 0 ? n >= minimum : overflow > 0;
+}
+
+static inline int
+fast_int(const ArgumentCheck *check, PyObject *value)
+{
+    if (!PyLong_CheckExact(value)) {
+        return 0;
+    }
+    return !check->has_minimum || int_at_least(value, check->minimum);
+}
+
+static int
+fast_ints(const ArgumentCheck *check, PyObject *const *items, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!fast_int(check, items[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the fast test accepts value (0: check() decides). An exact int, the common value of
+ * every kind, is tested first. */
+static inline int
+fast_accepts(const ArgumentCheck *check, PyObject *value)
+{
+    if (PyLong_CheckExact(value)) {
+        return !check->has_minimum || int_at_least(value, check->minimum);
+    }
+    if (value == Py_None) {
+        return check->none_ok;
+    }
+    if (check->fast == FAST_NUMBER) {
+        return PyFloat_CheckExact(value) || value == Py_True || value == Py_False;
+    }
+    if (check->fast == FAST_INT_SEQUENCE && PyList_CheckExact(value)) {
+        return fast_ints(check, ((PyListObject *)value)->ob_item, PyList_GET_SIZE(value));
+    }
+    if ((check->fast == FAST_INTS || check->fast == FAST_INT_SEQUENCE) && PyTuple_Check(value)) {
+        return fast_ints(check, ((PyTupleObject *)value)->ob_item, PyTuple_GET_SIZE(value));
+    }
+    return 0;
+}
+
+/* The index among the call's arguments of the keyword argument name, or -1 (not given). Keyword
+ * names of calls written in Python are interned, as the checks' names are: the pointer test almost
+ * always decides. */
+static Py_ssize_t
+keyword_index(PyObject *name, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        if (PyTuple_GET_ITEM(kwnames, i) == name) {
+            return nargs + i;
+        }
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *other = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_GET_LENGTH(other) == length && PyUnicode_Compare(other, name) == 0) {
+            return nargs + i;
+        }
+    }
+    return -1;
+}
+
+/* Run the checks: 0 with the call's arguments in *args, or -1 with hedera's error set where
+ * check(name, value) refused an argument. Where check hands back another value (a NumPy integer
+ * scalar as an int) the arguments are copied to storage (MAX_FORWARDED entries) with it in place,
+ * *args points there, and *owned (a new list) holds the new values. */
+static int
+check_arguments(FrontState *state, PyObject *const **args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject **storage, PyObject **owned)
+{
+    Py_ssize_t total = nargs + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
+    for (Py_ssize_t i = 0; i < state->check_count; i++) {
+        const ArgumentCheck *check = &state->checks[i];
+        Py_ssize_t at = -1;
+        if (check->position >= 0 && check->position < nargs) {
+            at = check->position;
+        }
+        else if (kwnames != NULL) {
+            at = keyword_index(check->name, nargs, kwnames);
+        }
+        if (at < 0 || fast_accepts(check, (*args)[at])) {
+            continue;
+        }
+        PyObject *value = PyObject_CallFunctionObjArgs(state->check, check->name, (*args)[at], NULL);
+        if (value == NULL) {
+            return -1;
+        }
+        if (value == (*args)[at] || total > MAX_FORWARDED) {
+            Py_DECREF(value);
+            continue;
+        }
+        if (*owned == NULL) {
+            *owned = PyList_New(0);
+            if (*owned == NULL) {
+                Py_DECREF(value);
+                return -1;
+            }
+            for (Py_ssize_t j = 0; j < total; j++) {
+                storage[j] = (*args)[j];
+            }
+            *args = storage;
+        }
+        if (PyList_Append(*owned, value) < 0) {
+            Py_DECREF(value);
+            return -1;
+        }
+        Py_DECREF(value);
+        storage[at] = value; /* (the list holds it) */
+    }
+    return 0;
+}
+
+/* The checks of make_front, a tuple of (name, position, fast, none_ok, minimum or None), into
+ * checks[MAX_CHECKS]: their count, or -1 with an error set (a malformed entry, too many). */
+static Py_ssize_t
+parse_checks(PyObject *spec, ArgumentCheck *checks)
+{
+    Py_ssize_t n = spec == NULL ? 0 : PyTuple_GET_SIZE(spec);
+    if (n > MAX_CHECKS) {
+        PyErr_Format(PyExc_ValueError, "make_front: at most %d checks, got %zd", MAX_CHECKS, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name, *minimum;
+        Py_ssize_t position;
+        int fast, none_ok;
+        long least = 0;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(spec, i), "UnipO:make_front checks", &name, &position,
+                              &fast, &none_ok, &minimum)) {
+            goto failed;
+        }
+        if (minimum != Py_None) {
+            least = PyLong_AsLong(minimum);
+            if (least == -1 && PyErr_Occurred()) {
+                goto failed;
+            }
+        }
+        if (position < -1 || position > 32767 || fast < 0 || fast > 255 || least < INT_MIN || least > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "make_front: a check out of range");
+            goto failed;
+        }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        checks[i].name = name;
+        checks[i].position = (short)position;
+        checks[i].fast = (unsigned char)fast;
+        checks[i].none_ok = none_ok != 0;
+        checks[i].has_minimum = minimum != Py_None;
+        checks[i].minimum = (int)least;
+        continue;
+    failed:
+        for (Py_ssize_t j = 0; j < i; j++) {
+            Py_CLEAR(checks[j].name);
+        }
+        return -1;
+    }
+    return n;
+}
+
+static inline PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
+                                           PyObject *kwnames);
+
 static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     FrontState *state = (FrontState *)self;
+    if (state->check_count == 0 || (kwnames == NULL && nargs <= state->check_position)) {
+        return front_call_checked(state, args, nargs, kwnames);
+    }
+    PyObject *storage[MAX_FORWARDED];
+    PyObject *owned = NULL;
+    if (check_arguments(state, &args, nargs, kwnames, storage, &owned) < 0) {
+        Py_XDECREF(owned);
+        return NULL;
+    }
+    PyObject *result = front_call_checked(state, args, nargs, kwnames);
+    Py_XDECREF(owned);
+    return result;
+}
+
+/* The call once its arguments are checked. */
+static inline PyObject *
+front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
     if (kwnames != NULL && state->arity == CURRENT) {
         Py_ssize_t at = backend_keyword_index(kwnames);
         if (at >= 0) {
@@ -559,6 +896,10 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         result = PyObject_Vectorcall(native, forwarded, nargs, kept);
         Py_DECREF(native);
         Py_XDECREF(kept);
+        if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+            PyErr_Clear(); /* the shim decides (its answer, or its error): see the top of this file */
+            result = PyObject_Vectorcall(target, args, nargs, kwnames);
+        }
     }
     else {
         result = PyObject_Vectorcall(target, args, nargs, kwnames);
@@ -636,6 +977,7 @@ state_traverse(FrontState *state, visitproc visit, void *arg)
     Py_VISIT(state->python);
     Py_VISIT(state->explain);
     Py_VISIT(state->cache);
+    Py_VISIT(state->check);
     for (Py_ssize_t i = 0; i < state->hit_count; i++) {
         Py_VISIT(state->hit_types[i]);
     }
@@ -652,6 +994,7 @@ state_clear(FrontState *state)
     Py_CLEAR(state->python);
     Py_CLEAR(state->explain);
     Py_CLEAR(state->cache);
+    Py_CLEAR(state->check);
     Py_ssize_t count = state->hit_count;
     state->hit_count = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
@@ -671,6 +1014,9 @@ state_dealloc(FrontState *state)
     state_clear(state);
     Py_CLEAR(state->name);
     Py_CLEAR(state->doc);
+    for (Py_ssize_t i = 0; i < state->check_count; i++) {
+        Py_CLEAR(state->checks[i].name);
+    }
     Py_TYPE(state)->tp_free((PyObject *)state);
 }
 
@@ -718,10 +1064,14 @@ static PyTypeObject FrontStateType = {
 static PyObject *
 make_front(PyObject *module, PyObject *args)
 {
-    PyObject *python, *explain, *cache, *name, *doc, *module_name;
+    PyObject *python, *explain, *cache, *name, *doc, *module_name, *check_spec = NULL, *check = Py_None;
     Py_ssize_t arity;
-    if (!PyArg_ParseTuple(args, "OOO!nSSU:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
-                          &name, &doc, &module_name)) {
+    if (!PyArg_ParseTuple(args, "OOO!nSSU|O!O:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
+                          &name, &doc, &module_name, &PyTuple_Type, &check_spec, &check)) {
+        return NULL;
+    }
+    if (check_spec != NULL && PyTuple_GET_SIZE(check_spec) != 0 && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "make_front: check must be callable");
         return NULL;
     }
     if (!PyCallable_Check(python) || !PyCallable_Check(explain)) {
@@ -738,10 +1088,28 @@ make_front(PyObject *module, PyObject *args)
                         "make_front: CURRENT fronts need connect_current_backend() first");
         return NULL;
     }
-    FrontState *state = PyObject_GC_New(FrontState, &FrontStateType);
-    if (state == NULL) {
+    ArgumentCheck checks[MAX_CHECKS];
+    Py_ssize_t check_count = parse_checks(check_spec, checks);
+    if (check_count < 0) {
         return NULL;
     }
+    FrontState *state = PyObject_GC_New(FrontState, &FrontStateType);
+    if (state == NULL) {
+        for (Py_ssize_t i = 0; i < check_count; i++) {
+            Py_DECREF(checks[i].name);
+        }
+        return NULL;
+    }
+    state->check_position = PY_SSIZE_T_MAX;
+    for (Py_ssize_t i = 0; i < check_count; i++) {
+        state->checks[i] = checks[i];
+        if (checks[i].position >= 0 && checks[i].position < state->check_position) {
+            state->check_position = checks[i].position;
+        }
+    }
+    state->check_count = check_count;
+    Py_INCREF(check);
+    state->check = check;
     Py_INCREF(python);
     Py_INCREF(explain);
     Py_INCREF(cache);
@@ -760,6 +1128,7 @@ make_front(PyObject *module, PyObject *args)
     state->hit_native_keywords = NULL;
     state->hit_native_min_nargs = 0;
     state->hit_native_nargs = 0;
+    state->hit_native_same_shape = 0;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -791,13 +1160,225 @@ connect_current_backend(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- JitCall: the per-call path of hd.jit, in C -------------------------------------------------
+ *
+ * The base class of hedera.jit.Jitted. A call whose positional arguments are all of one type and
+ * that has no keywords goes straight to the compiled function remembered for that type
+ * (_remember, called by Jitted on the first call of such a signature): about 50 ns over calling
+ * the compiled function itself, against 0.5-0.7 us for a Python __call__ (its frame, *args and
+ * **kwargs, the signature's dict lookup). Every other call goes to the instance's Python method
+ * _call, which decides (and may remember). Around the call the remembered context variable
+ * (hedera.jit.in_jit; None for jax, which sets it inside its trace) is set to True, and an
+ * Exception goes to the remembered diagnose(exception, args, kwargs), which may raise hedera's
+ * error for it (chained to the framework's), as Jitted._call does. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hit_type;     /* the type of every positional argument of a fast call (NULL: none) */
+    PyObject *hit_target;   /* the compiled function for them */
+    PyObject *hit_flag;     /* a ContextVar set to True around the call, or NULL */
+    PyObject *hit_diagnose; /* diagnose(exception, args, kwargs), or NULL */
+} JitCall;
+
+static PyObject *slow_call_name; /* the interned str "_call" */
+
+/* An Exception is set: diagnose(exception, args, {}) may replace it with hedera's error, whose
+ * context is then the framework's exception (as for a raise in an except clause); if diagnose
+ * returns, the framework's exception is set again. */
+static void
+jit_call_diagnose(PyObject *diagnose, PyObject *args)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) {
+        PyException_SetTraceback(value, traceback);
+    }
+    PyObject *kwargs = PyDict_New();
+    PyObject *said = kwargs == NULL ? NULL
+                                    : PyObject_CallFunctionObjArgs(diagnose, value, args, kwargs, NULL);
+    Py_XDECREF(kwargs);
+    if (said != NULL) {
+        Py_DECREF(said);
+        PyErr_Restore(type, value, traceback);
+        return;
+    }
+    PyObject *new_type, *new_value, *new_traceback;
+    PyErr_Fetch(&new_type, &new_value, &new_traceback);
+    PyErr_NormalizeException(&new_type, &new_value, &new_traceback);
+    if (new_value != NULL && new_value != value && PyExceptionInstance_Check(new_value)) {
+        PyObject *context = PyException_GetContext(new_value);
+        if (context == NULL) {
+            Py_INCREF(value);
+            PyException_SetContext(new_value, value); /* (steals the reference) */
+        }
+        Py_XDECREF(context);
+    }
+    PyErr_Restore(new_type, new_value, new_traceback);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+}
+
+static PyObject *
+jit_call_remembered(PyObject *target, PyObject *flag, PyObject *diagnose, PyObject *args)
+{
+    PyObject *token = NULL;
+    if (flag != NULL) {
+        token = PyContextVar_Set(flag, Py_True);
+        if (token == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *result = PyObject_Call(target, args, NULL);
+    if (result == NULL && diagnose != NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
+        jit_call_diagnose(diagnose, args); /* (with the flag still set, as in Jitted._call) */
+    }
+    if (token != NULL) {
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        int reset = PyContextVar_Reset(flag, token);
+        Py_DECREF(token);
+        if (reset < 0) {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(traceback);
+            Py_CLEAR(result);
+        }
+        else {
+            PyErr_Restore(type, value, traceback);
+        }
+    }
+    return result;
+}
+
+static PyObject *
+jit_call(JitCall *self, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    PyObject *type = self->hit_type;
+    int fast = type != NULL && nargs > 0 && (kwargs == NULL || PyDict_GET_SIZE(kwargs) == 0);
+    for (Py_ssize_t i = 0; fast && i < nargs; i++) {
+        fast = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, i)) == type;
+    }
+    if (!fast) {
+        PyObject *method = PyObject_GetAttr((PyObject *)self, slow_call_name);
+        if (method == NULL) {
+            return NULL;
+        }
+        PyObject *result = PyObject_Call(method, args, kwargs);
+        Py_DECREF(method);
+        return result;
+    }
+    /* (held: the call may remember another signature, which drops these references) */
+    PyObject *target = self->hit_target, *flag = self->hit_flag, *diagnose = self->hit_diagnose;
+    Py_INCREF(target);
+    Py_XINCREF(flag);
+    Py_XINCREF(diagnose);
+    PyObject *result = jit_call_remembered(target, flag, diagnose, args);
+    Py_DECREF(target);
+    Py_XDECREF(flag);
+    Py_XDECREF(diagnose);
+    return result;
+}
+
+static PyObject *
+jit_call_remember(JitCall *self, PyObject *args)
+{
+    PyObject *type, *target, *flag, *diagnose;
+    if (!PyArg_ParseTuple(args, "OOOO:_remember", &type, &target, &flag, &diagnose)) {
+        return NULL;
+    }
+    if (type != Py_None && (!PyType_Check(type) || !PyCallable_Check(target))) {
+        PyErr_SetString(PyExc_TypeError, "_remember: type must be a type (or None), target callable");
+        return NULL;
+    }
+    if (flag != Py_None && !PyContextVar_CheckExact(flag)) {
+        PyErr_SetString(PyExc_TypeError, "_remember: flag must be a ContextVar or None");
+        return NULL;
+    }
+    PyObject *old[4] = {self->hit_type, self->hit_target, self->hit_flag, self->hit_diagnose};
+    if (type == Py_None) {
+        self->hit_type = self->hit_target = self->hit_flag = self->hit_diagnose = NULL;
+    }
+    else {
+        PyObject *given[4] = {type, target, flag, diagnose};
+        for (int i = 0; i < 4; i++) {
+            if (given[i] == Py_None) {
+                given[i] = NULL;
+            }
+            Py_XINCREF(given[i]);
+        }
+        self->hit_type = given[0];
+        self->hit_target = given[1];
+        self->hit_flag = given[2];
+        self->hit_diagnose = given[3];
+    }
+    for (int i = 0; i < 4; i++) { /* (dropped last: that may run arbitrary code) */
+        Py_XDECREF(old[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static int
+jit_call_traverse(JitCall *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->hit_type);
+    Py_VISIT(self->hit_target);
+    Py_VISIT(self->hit_flag);
+    Py_VISIT(self->hit_diagnose);
+    return 0;
+}
+
+static int
+jit_call_clear(JitCall *self)
+{
+    Py_CLEAR(self->hit_type);
+    Py_CLEAR(self->hit_target);
+    Py_CLEAR(self->hit_flag);
+    Py_CLEAR(self->hit_diagnose);
+    return 0;
+}
+
+static void
+jit_call_dealloc(JitCall *self)
+{
+    PyObject_GC_UnTrack(self);
+    jit_call_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef jit_call_methods[] = {
+    {"_remember", (PyCFunction)jit_call_remember, METH_VARARGS,
+     "_remember(type, target, flag, diagnose)\n--\n\n"
+     "Send calls whose positional arguments are all of ``type``, without keywords, to\n"
+     "``target``, with the ContextVar ``flag`` (or None) set to True around the call and\n"
+     "``diagnose(exception, args, kwargs)`` (or None) on an Exception; ``type`` None: none."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject JitCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hedera._fastfront.JitCall",
+    .tp_doc = "The C call path of hd.jit's functions (the base class of hedera.jit.Jitted).",
+    .tp_basicsize = sizeof(JitCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_call = (ternaryfunc)jit_call,
+    .tp_traverse = (traverseproc)jit_call_traverse,
+    .tp_clear = (inquiry)jit_call_clear,
+    .tp_dealloc = (destructor)jit_call_dealloc,
+    .tp_methods = jit_call_methods,
+};
+
 static PyMethodDef module_methods[] = {
     {"make_front", make_front, METH_VARARGS,
-     "make_front(python, explain, cache, arity, name, doc, module)\n--\n\n"
+     "make_front(python, explain, cache, arity, name, doc, module, checks=(), check=None)\n--\n\n"
      "A builtin function that calls cache[type of its array arguments] with its arguments,\n"
      "python(*args, **kwargs) on a miss, and explain(exception, args, kwargs) when the call\n"
      "raises an Exception. name and doc are bytes (doc may start with a text signature),\n"
-     "module the name for __module__."},
+     "module the name for __module__. checks: the up-front argument checks, a tuple of\n"
+     "(name, position, fast, none_ok, minimum); check(name, value) decides where a fast test fails."},
     {"connect_current_backend", connect_current_backend, METH_VARARGS,
      "connect_current_backend(state)\n--\n\n"
      "Where fronts of arity CURRENT read the current backend: state is (context_var,\n"
@@ -817,13 +1398,19 @@ static struct PyModuleDef fastfront_module = {
 PyMODINIT_FUNC
 PyInit__fastfront(void)
 {
-    if (PyType_Ready(&FrontStateType) < 0) {
+    if (PyType_Ready(&FrontStateType) < 0 || PyType_Ready(&JitCallType) < 0) {
+        return NULL;
+    }
+    slow_call_name = PyUnicode_InternFromString("_call");
+    if (slow_call_name == NULL) {
         return NULL;
     }
     backend_keyword = PyUnicode_InternFromString("backend");
     native_attribute = PyUnicode_InternFromString("__hedera_native__");
     dtype_attribute = PyUnicode_InternFromString("dtype");
-    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL) {
+    shape_attribute = PyUnicode_InternFromString("shape");
+    if (backend_keyword == NULL || native_attribute == NULL || dtype_attribute == NULL
+        || shape_attribute == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastfront_module);
@@ -834,6 +1421,12 @@ PyInit__fastfront(void)
         || PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0
         || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0
         || PyModule_AddIntConstant(module, "CURRENT", CURRENT) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&JitCallType);
+    if (PyModule_AddObject(module, "JitCall", (PyObject *)&JitCallType) < 0) {
+        Py_DECREF(&JitCallType);
         Py_DECREF(module);
         return NULL;
     }

@@ -19,6 +19,7 @@ a second, so hedera does not import it: the registration runs when something els
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import inspect
 import os
@@ -29,6 +30,7 @@ from types import FunctionType, ModuleType
 from typing import Any, TypeVar
 
 from . import _dispatch
+from ._argkinds import check_argument
 from ._dispatch import function_of, load_backend, traced_backend
 from ._error_path import diagnose_call
 
@@ -36,7 +38,7 @@ __all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enab
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 5  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 8  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)
@@ -99,7 +101,14 @@ def _explainer(front: FunctionType, qualname: str) -> Callable[[BaseException, t
     return explain
 
 
-def accelerate(front: F, cache: dict, arity: int, qualname: str, text_signature: str | None = None) -> F:
+def accelerate(
+    front: F,
+    cache: dict,
+    arity: int,
+    qualname: str,
+    text_signature: str | None = None,
+    checks: tuple[tuple[str, int, int, bool, int | None], ...] = (),
+) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
     ``cache`` is the front's dict from argument type(s) to backend function; ``arity`` says where
@@ -110,6 +119,8 @@ def accelerate(front: F, cache: dict, arity: int, qualname: str, text_signature:
     ``text_signature``, the parameters without annotations (``"x, /, *, axis=None"``), where the
     caller has it (the generated fronts: their row's), then ``front``'s docstring is taken as not
     indented; both are cheaper to have than to read off ``front`` for 180 fronts at import.
+    ``checks`` are the up-front argument checks (:func:`hedera._argkinds.front_checks`): C runs
+    their fast tests and calls :func:`hedera._argkinds.check_argument` where one fails.
     """
     if _extension is None:
         return front
@@ -119,7 +130,10 @@ def accelerate(front: F, cache: dict, arity: int, qualname: str, text_signature:
     else:
         doc = f"{name}({text_signature})\n--\n\n{front.__doc__}"
     explain = _explainer(front, qualname)
-    fast = _extension.make_front(front, explain, cache, arity, name.encode(), doc.encode(), front.__module__)
+    check = functools.partial(check_argument, qualname)
+    fast = _extension.make_front(
+        front, explain, cache, arity, name.encode(), doc.encode(), front.__module__, checks, check
+    )
     ACCELERATED[fast] = front
     _POLYFILLS[fast] = _trace_polyfill(front, qualname, arity)
     if "torch._dynamo" in sys.modules:  # else the import hook at the end of this module does it

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ._argkinds import check_argument as _check_argument
 from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
 from ._dispatch import named_function as _named_function
@@ -46,6 +47,12 @@ _arange_by_backend: dict = {}
 
 @_front(_arange_by_backend, 'arange')
 def arange(start, /, stop=None, step=1, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if start.__class__ is not int and start.__class__ is not float:
+        start = _check_argument('arange', 'start', start)
+    if stop is not None and stop.__class__ is not int and stop.__class__ is not float:
+        stop = _check_argument('arange', 'stop', stop)
+    if step.__class__ is not int and step.__class__ is not float:
+        step = _check_argument('arange', 'step', step)
     if backend is None:
         f = _current_function(_arange_by_backend, 'arange')
     else:
@@ -62,6 +69,8 @@ _empty_by_backend: dict = {}
 
 @_front(_empty_by_backend, 'empty')
 def empty(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('empty', 'shape', shape)
     if backend is None:
         f = _current_function(_empty_by_backend, 'empty')
     else:
@@ -94,6 +103,12 @@ _eye_by_backend: dict = {}
 
 @_front(_eye_by_backend, 'eye')
 def eye(n_rows, n_cols=None, /, *, k=0, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if (n_rows.__class__ is not int or n_rows < 0):
+        n_rows = _check_argument('eye', 'n_rows', n_rows)
+    if n_cols is not None and (n_cols.__class__ is not int or n_cols < 0):
+        n_cols = _check_argument('eye', 'n_cols', n_cols)
+    if k.__class__ is not int:
+        k = _check_argument('eye', 'k', k)
     if backend is None:
         f = _current_function(_eye_by_backend, 'eye')
     else:
@@ -126,6 +141,10 @@ _full_by_backend: dict = {}
 
 @_front(_full_by_backend, 'full')
 def full(shape: int | tuple[int, ...], fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('full', 'shape', shape)
+    if fill_value.__class__ is not int and fill_value.__class__ is not float:
+        fill_value = _check_argument('full', 'fill_value', fill_value)
     if backend is None:
         f = _current_function(_full_by_backend, 'full')
     else:
@@ -142,6 +161,8 @@ _full_like_by_type: dict = {}
 
 @_front(_full_like_by_type, 'full_like')
 def full_like(x: Array, /, fill_value, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+    if fill_value.__class__ is not int and fill_value.__class__ is not float:
+        fill_value = _check_argument('full_like', 'fill_value', fill_value)
     try:
         f = _full_like_by_type[type(x)]
     except KeyError:
@@ -158,6 +179,12 @@ _linspace_by_backend: dict = {}
 
 @_front(_linspace_by_backend, 'linspace')
 def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
+    if start.__class__ is not int and start.__class__ is not float:
+        start = _check_argument('linspace', 'start', start)
+    if stop is not None and stop.__class__ is not int and stop.__class__ is not float:
+        stop = _check_argument('linspace', 'stop', stop)
+    if (num.__class__ is not int or num < 0):
+        num = _check_argument('linspace', 'num', num)
     if backend is None:
         f = _current_function(_linspace_by_backend, 'linspace')
     else:
@@ -196,6 +223,8 @@ _ones_by_backend: dict = {}
 
 @_front(_ones_by_backend, 'ones')
 def ones(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('ones', 'shape', shape)
     if backend is None:
         f = _current_function(_ones_by_backend, 'ones')
     else:
@@ -228,6 +257,8 @@ _tril_by_type: dict = {}
 
 @_front(_tril_by_type, 'tril')
 def tril(x: Array, /, *, k=0) -> Array:
+    if k.__class__ is not int:
+        k = _check_argument('tril', 'k', k)
     try:
         f = _tril_by_type[type(x)]
     except KeyError:
@@ -244,6 +275,8 @@ _triu_by_type: dict = {}
 
 @_front(_triu_by_type, 'triu')
 def triu(x: Array, /, *, k=0) -> Array:
+    if k.__class__ is not int:
+        k = _check_argument('triu', 'k', k)
     try:
         f = _triu_by_type[type(x)]
     except KeyError:
@@ -260,6 +293,8 @@ _zeros_by_backend: dict = {}
 
 @_front(_zeros_by_backend, 'zeros')
 def zeros(shape: int | tuple[int, ...], *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, backend: str | None = None) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('zeros', 'shape', shape)
     if backend is None:
         f = _current_function(_zeros_by_backend, 'zeros')
     else:
@@ -1613,6 +1648,8 @@ _take_by_type: dict = {}
 
 @_front(_take_by_type, 'take')
 def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('take', 'axis', axis)
     t = type(x)
     t1 = type(indices)
     if t1 is t:
@@ -1637,6 +1674,8 @@ _take_along_axis_by_type: dict = {}
 
 @_front(_take_along_axis_by_type, 'take_along_axis')
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('take_along_axis', 'axis', axis)
     t = type(x)
     t1 = type(indices)
     if t1 is t:
@@ -1701,6 +1740,8 @@ _tensordot_by_type: dict = {}
 
 @_front(_tensordot_by_type, 'tensordot')
 def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
+    if (axes.__class__ is not int or axes < 0):
+        axes = _check_argument('tensordot', 'axes', axes)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -1725,6 +1766,8 @@ _vecdot_by_type: dict = {}
 
 @_front(_vecdot_by_type, 'vecdot')
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('vecdot', 'axis', axis)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -1771,6 +1814,8 @@ _broadcast_to_by_type: dict = {}
 
 @_front(_broadcast_to_by_type, 'broadcast_to')
 def broadcast_to(x: Array, /, shape: int | tuple[int, ...]) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('broadcast_to', 'shape', shape)
     try:
         f = _broadcast_to_by_type[type(x)]
     except KeyError:
@@ -1787,6 +1832,8 @@ _concat_by_type: dict = {}
 
 @_front(_concat_by_type, 'concat')
 def concat(arrays: Sequence[Array], /, *, axis: int | None = 0) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('concat', 'axis', axis)
     try:
         t = type(arrays[0])
         f = _concat_by_type[t]
@@ -1809,6 +1856,8 @@ _expand_dims_by_type: dict = {}
 
 @_front(_expand_dims_by_type, 'expand_dims')
 def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('expand_dims', 'axis', axis)
     try:
         f = _expand_dims_by_type[type(x)]
     except KeyError:
@@ -1825,6 +1874,8 @@ _flip_by_type: dict = {}
 
 @_front(_flip_by_type, 'flip')
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('flip', 'axis', axis)
     try:
         f = _flip_by_type[type(x)]
     except KeyError:
@@ -1841,6 +1892,10 @@ _moveaxis_by_type: dict = {}
 
 @_front(_moveaxis_by_type, 'moveaxis')
 def moveaxis(x: Array, source, destination, /) -> Array:
+    if source.__class__ is not int:
+        source = _check_argument('moveaxis', 'source', source)
+    if destination.__class__ is not int:
+        destination = _check_argument('moveaxis', 'destination', destination)
     try:
         f = _moveaxis_by_type[type(x)]
     except KeyError:
@@ -1857,6 +1912,8 @@ _permute_dims_by_type: dict = {}
 
 @_front(_permute_dims_by_type, 'permute_dims')
 def permute_dims(x: Array, /, axes) -> Array:
+    if axes.__class__ is not int:
+        axes = _check_argument('permute_dims', 'axes', axes)
     try:
         f = _permute_dims_by_type[type(x)]
     except KeyError:
@@ -1873,6 +1930,10 @@ _repeat_by_type: dict = {}
 
 @_front(_repeat_by_type, 'repeat')
 def repeat(x: Array, repeats: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    if (repeats.__class__ is not int or repeats < 0):
+        repeats = _check_argument('repeat', 'repeats', repeats)
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('repeat', 'axis', axis)
     t = type(x)
     t1 = type(repeats)
     if t1 is t:
@@ -1897,6 +1958,8 @@ _reshape_by_type: dict = {}
 
 @_front(_reshape_by_type, 'reshape')
 def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = None) -> Array:
+    if (shape.__class__ is not int or shape < -1):
+        shape = _check_argument('reshape', 'shape', shape)
     try:
         f = _reshape_by_type[type(x)]
     except KeyError:
@@ -1913,6 +1976,10 @@ _roll_by_type: dict = {}
 
 @_front(_roll_by_type, 'roll')
 def roll(x: Array, /, shift, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    if shift.__class__ is not int:
+        shift = _check_argument('roll', 'shift', shift)
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('roll', 'axis', axis)
     try:
         f = _roll_by_type[type(x)]
     except KeyError:
@@ -1929,6 +1996,8 @@ _squeeze_by_type: dict = {}
 
 @_front(_squeeze_by_type, 'squeeze')
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('squeeze', 'axis', axis)
     try:
         f = _squeeze_by_type[type(x)]
     except KeyError:
@@ -1945,6 +2014,8 @@ _stack_by_type: dict = {}
 
 @_front(_stack_by_type, 'stack')
 def stack(arrays: Sequence[Array], /, *, axis: int = 0) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('stack', 'axis', axis)
     try:
         t = type(arrays[0])
         f = _stack_by_type[t]
@@ -1967,6 +2038,8 @@ _tile_by_type: dict = {}
 
 @_front(_tile_by_type, 'tile')
 def tile(x: Array, repetitions, /) -> Array:
+    if (repetitions.__class__ is not int or repetitions < 0):
+        repetitions = _check_argument('tile', 'repetitions', repetitions)
     try:
         f = _tile_by_type[type(x)]
     except KeyError:
@@ -1983,6 +2056,8 @@ _unstack_by_type: dict = {}
 
 @_front(_unstack_by_type, 'unstack')
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+    if axis.__class__ is not int:
+        axis = _check_argument('unstack', 'axis', axis)
     try:
         f = _unstack_by_type[type(x)]
     except KeyError:
@@ -1999,6 +2074,8 @@ _argmax_by_type: dict = {}
 
 @_front(_argmax_by_type, 'argmax')
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('argmax', 'axis', axis)
     try:
         f = _argmax_by_type[type(x)]
     except KeyError:
@@ -2015,6 +2092,8 @@ _argmin_by_type: dict = {}
 
 @_front(_argmin_by_type, 'argmin')
 def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('argmin', 'axis', axis)
     try:
         f = _argmin_by_type[type(x)]
     except KeyError:
@@ -2031,6 +2110,8 @@ _count_nonzero_by_type: dict = {}
 
 @_front(_count_nonzero_by_type, 'count_nonzero')
 def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('count_nonzero', 'axis', axis)
     try:
         f = _count_nonzero_by_type[type(x)]
     except KeyError:
@@ -2201,6 +2282,8 @@ _argsort_by_type: dict = {}
 
 @_front(_argsort_by_type, 'argsort')
 def argsort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('argsort', 'axis', axis)
     try:
         f = _argsort_by_type[type(x)]
     except KeyError:
@@ -2217,6 +2300,8 @@ _sort_by_type: dict = {}
 
 @_front(_sort_by_type, 'sort')
 def sort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('sort', 'axis', axis)
     try:
         f = _sort_by_type[type(x)]
     except KeyError:
@@ -2233,6 +2318,8 @@ _cumulative_prod_by_type: dict = {}
 
 @_front(_cumulative_prod_by_type, 'cumulative_prod')
 def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('cumulative_prod', 'axis', axis)
     try:
         f = _cumulative_prod_by_type[type(x)]
     except KeyError:
@@ -2249,6 +2336,8 @@ _cumulative_sum_by_type: dict = {}
 
 @_front(_cumulative_sum_by_type, 'cumulative_sum')
 def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('cumulative_sum', 'axis', axis)
     try:
         f = _cumulative_sum_by_type[type(x)]
     except KeyError:
@@ -2265,6 +2354,8 @@ _max_by_type: dict = {}
 
 @_front(_max_by_type, 'max')
 def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('max', 'axis', axis)
     try:
         f = _max_by_type[type(x)]
     except KeyError:
@@ -2281,6 +2372,8 @@ _mean_by_type: dict = {}
 
 @_front(_mean_by_type, 'mean')
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('mean', 'axis', axis)
     try:
         f = _mean_by_type[type(x)]
     except KeyError:
@@ -2297,6 +2390,8 @@ _min_by_type: dict = {}
 
 @_front(_min_by_type, 'min')
 def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('min', 'axis', axis)
     try:
         f = _min_by_type[type(x)]
     except KeyError:
@@ -2313,6 +2408,8 @@ _prod_by_type: dict = {}
 
 @_front(_prod_by_type, 'prod')
 def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('prod', 'axis', axis)
     try:
         f = _prod_by_type[type(x)]
     except KeyError:
@@ -2329,6 +2426,10 @@ _std_by_type: dict = {}
 
 @_front(_std_by_type, 'std')
 def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('std', 'axis', axis)
+    if correction.__class__ is not int and correction.__class__ is not float:
+        correction = _check_argument('std', 'correction', correction)
     try:
         f = _std_by_type[type(x)]
     except KeyError:
@@ -2345,6 +2446,8 @@ _sum_by_type: dict = {}
 
 @_front(_sum_by_type, 'sum')
 def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('sum', 'axis', axis)
     try:
         f = _sum_by_type[type(x)]
     except KeyError:
@@ -2361,6 +2464,10 @@ _var_by_type: dict = {}
 
 @_front(_var_by_type, 'var')
 def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.0, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('var', 'axis', axis)
+    if correction.__class__ is not int and correction.__class__ is not float:
+        correction = _check_argument('var', 'correction', correction)
     try:
         f = _var_by_type[type(x)]
     except KeyError:
@@ -2377,6 +2484,8 @@ _all_by_type: dict = {}
 
 @_front(_all_by_type, 'all')
 def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('all', 'axis', axis)
     try:
         f = _all_by_type[type(x)]
     except KeyError:
@@ -2393,6 +2502,8 @@ _any_by_type: dict = {}
 
 @_front(_any_by_type, 'any')
 def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('any', 'axis', axis)
     try:
         f = _any_by_type[type(x)]
     except KeyError:
@@ -2409,6 +2520,10 @@ _diff_by_type: dict = {}
 
 @_front(_diff_by_type, 'diff')
 def diff(x: Array, /, *, axis: int = -1, n=1, prepend: Array = None, append: Array = None) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('diff', 'axis', axis)
+    if n is not None and (n.__class__ is not int or n < 0):
+        n = _check_argument('diff', 'n', n)
     t = type(x)
     t1 = type(prepend)
     t2 = type(append)
@@ -2458,6 +2573,8 @@ _cumprod_by_type: dict = {}
 
 @_front(_cumprod_by_type, 'cumprod')
 def cumprod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('cumprod', 'axis', axis)
     try:
         f = _cumprod_by_type[type(x)]
     except KeyError:
@@ -2474,6 +2591,8 @@ _cumsum_by_type: dict = {}
 
 @_front(_cumsum_by_type, 'cumsum')
 def cumsum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('cumsum', 'axis', axis)
     try:
         f = _cumsum_by_type[type(x)]
     except KeyError:
@@ -2512,6 +2631,8 @@ _gather_nd_by_type: dict = {}
 
 @_front(_gather_nd_by_type, 'gather_nd')
 def gather_nd(x: Array, indices: Array, /, *, batch_dims=0) -> Array:
+    if (batch_dims.__class__ is not int or batch_dims < 0):
+        batch_dims = _check_argument('gather_nd', 'batch_dims', batch_dims)
     t = type(x)
     t1 = type(indices)
     if t1 is t:
@@ -2560,6 +2681,8 @@ _logsumexp_by_type: dict = {}
 
 @_front(_logsumexp_by_type, 'logsumexp')
 def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('logsumexp', 'axis', axis)
     try:
         f = _logsumexp_by_type[type(x)]
     except KeyError:
@@ -2576,6 +2699,10 @@ _one_hot_by_type: dict = {}
 
 @_front(_one_hot_by_type, 'one_hot')
 def one_hot(indices: Array, num_classes, /, *, dtype: DTypeLike | None = None, axis: int = -1) -> Array:
+    if (num_classes.__class__ is not int or num_classes < 0):
+        num_classes = _check_argument('one_hot', 'num_classes', num_classes)
+    if axis.__class__ is not int:
+        axis = _check_argument('one_hot', 'axis', axis)
     try:
         f = _one_hot_by_type[type(indices)]
     except KeyError:
@@ -2592,6 +2719,8 @@ _pad_by_type: dict = {}
 
 @_front(_pad_by_type, 'pad')
 def pad(x: Array, /, pad_width, *, mode='constant', constant_values=0) -> Array:
+    if (pad_width.__class__ is not int or pad_width < 0):
+        pad_width = _check_argument('pad', 'pad_width', pad_width)
     try:
         f = _pad_by_type[type(x)]
     except KeyError:
@@ -2608,6 +2737,8 @@ _scatter_nd_by_type: dict = {}
 
 @_front(_scatter_nd_by_type, 'scatter_nd')
 def scatter_nd(indices: Array, updates: Array, shape: int | tuple[int, ...], /) -> Array:
+    if (shape.__class__ is not int or shape < 0):
+        shape = _check_argument('scatter_nd', 'shape', shape)
     t = type(indices)
     t1 = type(updates)
     if t1 is t:
@@ -2632,6 +2763,10 @@ _split_by_type: dict = {}
 
 @_front(_split_by_type, 'split')
 def split(x: Array, indices_or_sections, /, *, axis: int = 0) -> tuple[Array, ...]:
+    if (indices_or_sections.__class__ is not int or indices_or_sections < 1):
+        indices_or_sections = _check_argument('split', 'indices_or_sections', indices_or_sections)
+    if axis.__class__ is not int:
+        axis = _check_argument('split', 'axis', axis)
     try:
         f = _split_by_type[type(x)]
     except KeyError:
@@ -2648,6 +2783,10 @@ _top_k_by_type: dict = {}
 
 @_front(_top_k_by_type, 'top_k')
 def top_k(x: Array, k, /, *, axis: int = -1, largest=True) -> tuple[Array, Array]:
+    if (k.__class__ is not int or k < 0):
+        k = _check_argument('top_k', 'k', k)
+    if axis.__class__ is not int:
+        axis = _check_argument('top_k', 'axis', axis)
     try:
         f = _top_k_by_type[type(x)]
     except KeyError:
@@ -2728,6 +2867,8 @@ _linalg_cross_by_type: dict = {}
 
 @_front(_linalg_cross_by_type, 'linalg.cross')
 def linalg_cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('linalg.cross', 'axis', axis)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2768,6 +2909,8 @@ _linalg_diagonal_by_type: dict = {}
 
 @_front(_linalg_diagonal_by_type, 'linalg.diagonal')
 def linalg_diagonal(x: Array, /, *, offset=0) -> Array:
+    if offset.__class__ is not int:
+        offset = _check_argument('linalg.diagonal', 'offset', offset)
     try:
         f = _linalg_diagonal_by_type[type(x)]
     except KeyError:
@@ -2872,6 +3015,8 @@ _linalg_matrix_power_by_type: dict = {}
 
 @_front(_linalg_matrix_power_by_type, 'linalg.matrix_power')
 def linalg_matrix_power(x: Array, n, /) -> Array:
+    if n.__class__ is not int:
+        n = _check_argument('linalg.matrix_power', 'n', n)
     try:
         f = _linalg_matrix_power_by_type[type(x)]
     except KeyError:
@@ -3048,6 +3193,8 @@ _linalg_tensordot_by_type: dict = {}
 
 @_front(_linalg_tensordot_by_type, 'linalg.tensordot')
 def linalg_tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
+    if (axes.__class__ is not int or axes < 0):
+        axes = _check_argument('linalg.tensordot', 'axes', axes)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -3072,6 +3219,8 @@ _linalg_trace_by_type: dict = {}
 
 @_front(_linalg_trace_by_type, 'linalg.trace')
 def linalg_trace(x: Array, /, *, offset=0, dtype: DTypeLike | None = None) -> Array:
+    if offset.__class__ is not int:
+        offset = _check_argument('linalg.trace', 'offset', offset)
     try:
         f = _linalg_trace_by_type[type(x)]
     except KeyError:
@@ -3088,6 +3237,8 @@ _linalg_vecdot_by_type: dict = {}
 
 @_front(_linalg_vecdot_by_type, 'linalg.vecdot')
 def linalg_vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    if axis.__class__ is not int:
+        axis = _check_argument('linalg.vecdot', 'axis', axis)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -3112,6 +3263,8 @@ _linalg_vector_norm_by_type: dict = {}
 
 @_front(_linalg_vector_norm_by_type, 'linalg.vector_norm')
 def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord=2) -> Array:
+    if axis is not None and axis.__class__ is not int:
+        axis = _check_argument('linalg.vector_norm', 'axis', axis)
     try:
         f = _linalg_vector_norm_by_type[type(x)]
     except KeyError:
@@ -3128,6 +3281,10 @@ _fft_fft_by_type: dict = {}
 
 @_front(_fft_fft_by_type, 'fft.fft')
 def fft_fft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.fft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.fft', 'axis', axis)
     try:
         f = _fft_fft_by_type[type(x)]
     except KeyError:
@@ -3144,6 +3301,10 @@ _fft_fftfreq_by_backend: dict = {}
 
 @_front(_fft_fftfreq_by_backend, 'fft.fftfreq')
 def fft_fftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+    if (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.fftfreq', 'n', n)
+    if d.__class__ is not int and d.__class__ is not float:
+        d = _check_argument('fft.fftfreq', 'd', d)
     f = _current_function(_fft_fftfreq_by_backend, 'fft.fftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
@@ -3157,6 +3318,10 @@ _fft_fftn_by_type: dict = {}
 
 @_front(_fft_fftn_by_type, 'fft.fftn')
 def fft_fftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
+    if s is not None and (s.__class__ is not int or s < 0):
+        s = _check_argument('fft.fftn', 's', s)
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.fftn', 'axes', axes)
     try:
         f = _fft_fftn_by_type[type(x)]
     except KeyError:
@@ -3173,6 +3338,8 @@ _fft_fftshift_by_type: dict = {}
 
 @_front(_fft_fftshift_by_type, 'fft.fftshift')
 def fft_fftshift(x: Array, /, *, axes=None) -> Array:
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.fftshift', 'axes', axes)
     try:
         f = _fft_fftshift_by_type[type(x)]
     except KeyError:
@@ -3189,6 +3356,10 @@ _fft_hfft_by_type: dict = {}
 
 @_front(_fft_hfft_by_type, 'fft.hfft')
 def fft_hfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.hfft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.hfft', 'axis', axis)
     try:
         f = _fft_hfft_by_type[type(x)]
     except KeyError:
@@ -3205,6 +3376,10 @@ _fft_ifft_by_type: dict = {}
 
 @_front(_fft_ifft_by_type, 'fft.ifft')
 def fft_ifft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.ifft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.ifft', 'axis', axis)
     try:
         f = _fft_ifft_by_type[type(x)]
     except KeyError:
@@ -3221,6 +3396,10 @@ _fft_ifftn_by_type: dict = {}
 
 @_front(_fft_ifftn_by_type, 'fft.ifftn')
 def fft_ifftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
+    if s is not None and (s.__class__ is not int or s < 0):
+        s = _check_argument('fft.ifftn', 's', s)
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.ifftn', 'axes', axes)
     try:
         f = _fft_ifftn_by_type[type(x)]
     except KeyError:
@@ -3237,6 +3416,8 @@ _fft_ifftshift_by_type: dict = {}
 
 @_front(_fft_ifftshift_by_type, 'fft.ifftshift')
 def fft_ifftshift(x: Array, /, *, axes=None) -> Array:
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.ifftshift', 'axes', axes)
     try:
         f = _fft_ifftshift_by_type[type(x)]
     except KeyError:
@@ -3253,6 +3434,10 @@ _fft_ihfft_by_type: dict = {}
 
 @_front(_fft_ihfft_by_type, 'fft.ihfft')
 def fft_ihfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.ihfft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.ihfft', 'axis', axis)
     try:
         f = _fft_ihfft_by_type[type(x)]
     except KeyError:
@@ -3269,6 +3454,10 @@ _fft_irfft_by_type: dict = {}
 
 @_front(_fft_irfft_by_type, 'fft.irfft')
 def fft_irfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.irfft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.irfft', 'axis', axis)
     try:
         f = _fft_irfft_by_type[type(x)]
     except KeyError:
@@ -3285,6 +3474,10 @@ _fft_irfftn_by_type: dict = {}
 
 @_front(_fft_irfftn_by_type, 'fft.irfftn')
 def fft_irfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
+    if s is not None and (s.__class__ is not int or s < 0):
+        s = _check_argument('fft.irfftn', 's', s)
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.irfftn', 'axes', axes)
     try:
         f = _fft_irfftn_by_type[type(x)]
     except KeyError:
@@ -3301,6 +3494,10 @@ _fft_rfft_by_type: dict = {}
 
 @_front(_fft_rfft_by_type, 'fft.rfft')
 def fft_rfft(x: Array, /, *, n=None, axis: int = -1, norm='backward') -> Array:
+    if n is not None and (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.rfft', 'n', n)
+    if axis.__class__ is not int:
+        axis = _check_argument('fft.rfft', 'axis', axis)
     try:
         f = _fft_rfft_by_type[type(x)]
     except KeyError:
@@ -3317,6 +3514,10 @@ _fft_rfftfreq_by_backend: dict = {}
 
 @_front(_fft_rfftfreq_by_backend, 'fft.rfftfreq')
 def fft_rfftfreq(n, /, *, d=1.0, dtype: DTypeLike | None = None, device: DeviceLike | None = None) -> Array:
+    if (n.__class__ is not int or n < 1):
+        n = _check_argument('fft.rfftfreq', 'n', n)
+    if d.__class__ is not int and d.__class__ is not float:
+        d = _check_argument('fft.rfftfreq', 'd', d)
     f = _current_function(_fft_rfftfreq_by_backend, 'fft.rfftfreq')
     try:
         return f(n, d=d, dtype=dtype, device=device)
@@ -3330,6 +3531,10 @@ _fft_rfftn_by_type: dict = {}
 
 @_front(_fft_rfftn_by_type, 'fft.rfftn')
 def fft_rfftn(x: Array, /, *, s=None, axes=None, norm='backward') -> Array:
+    if s is not None and (s.__class__ is not int or s < 0):
+        s = _check_argument('fft.rfftn', 's', s)
+    if axes is not None and axes.__class__ is not int:
+        axes = _check_argument('fft.rfftn', 'axes', axes)
     try:
         f = _fft_rfftn_by_type[type(x)]
     except KeyError:

@@ -103,7 +103,18 @@ def isdtype(dtype: DTypeLike, kind: Any) -> bool:
 
 def can_cast(from_: DTypeLike | Array, to: DTypeLike, /) -> bool:
     """Whether the standard's promotion rules allow casting ``from_`` (a dtype or array) to ``to``."""
+    if type(from_) is DType and type(to) is DType:  # two hedera dtypes: each pair answered once
+        key = (from_.name, to.name)  # (names: a DType's own hash runs in Python)
+        try:
+            return _CAN_CAST[key]
+        except KeyError:
+            out = _CAN_CAST[key] = _dtypes.can_cast(from_, to)
+            return out
     return _dtypes.can_cast(_dtype_of(from_, "from_"), to)
+
+
+#: (from_ name, to name) -> can_cast's answer, for hedera dtypes (the lattice never changes)
+_CAN_CAST: dict[tuple[str, str], bool] = {}
 
 
 def result_type(*arrays_and_dtypes: Any) -> DTypeLike:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ._api import BY_QUALNAME, PARAMETERS, RETURNS, Function, Param
+from ._argkinds import front_checks
 from ._fastpath import CURRENT, SEQUENCE, VARIADIC, accelerate
 
 __all__ = ["cache_name", "docstring", "fast_path_arity", "front", "front_name"]
@@ -121,6 +122,8 @@ def front(cache: dict, qualname: str) -> Callable[[F], F]:
     def finish(python: F) -> F:
         python.__doc__ = docstring(fn)
         arity = fast_path_arity(fn)
-        return python if arity is None else accelerate(python, cache, arity, qualname, fn.params)
+        if arity is None:
+            return python
+        return accelerate(python, cache, arity, qualname, fn.params, front_checks(fn))
 
     return finish

@@ -534,6 +534,22 @@ when_imported("optree", _register_optree)  # hedera's first tree operation impor
 _tree.register_unordered_mapping(Container)  # its key order does not count in comparisons
 
 
+_new_object = object.__new__
+_set_data = Container.__dict__["_data"].__set__  # the slot's own setter (Container.__setattr__ refuses)
+
+
+def _jax_unflatten(keys: tuple[str, ...], values: Any) -> Container:
+    # jax calls this for every Container node of a jitted function's outputs (and flatten for its
+    # inputs) on every call: the slot set directly, no second Python call (0.4 us less per node)
+    c = _new_object(Container)
+    _set_data(c, dict(zip(keys, values, strict=True)))
+    return c
+
+
+def _jax_flatten(c: Container) -> tuple[Any, tuple[str, ...]]:
+    return c._data.values(), tuple(c._data)  # jax iterates the children: the dict's view does
+
+
 def _register_jax() -> None:
     from jax import tree_util as jtu
 
@@ -541,8 +557,8 @@ def _register_jax() -> None:
         jtu.register_pytree_with_keys(
             Container,
             lambda c: ([(jtu.DictKey(k), v) for k, v in c._data.items()], tuple(c._data)),
-            lambda keys, values: Container._make(keys, values),
-            flatten_func=lambda c: (list(c._data.values()), tuple(c._data)),
+            _jax_unflatten,
+            flatten_func=_jax_flatten,
         )
     except ValueError:  # already registered (a second hedera import in one process, say)
         pass

@@ -15,12 +15,15 @@ argument as static by nature: a new value retraces (tf) or recompiles (torch,
 through its guards), and hedera passes the declaration through to jax only.
 Pass numbers that change from call to call as arrays, or they will retrace.
 
-Per-call cost. A call looks up the types of its arguments (and its keyword names) in a dict
-of the signatures seen before and calls the compiled function it finds: a few hundred
-nanoseconds over the framework's own compiled call (``benchmarks/jit_overhead.py``). Nests of
-arrays (dicts, lists, ``hd.Container``) are walked on each call to find their backend, and a
-call that mixes backends takes the slow path, which raises naming the arguments. jax gets the
-``in_jit`` flag set inside its trace only; the other backends set it around each call.
+Per-call cost. A call whose positional arguments are all arrays of one type, without keywords
+and static arguments, runs in C (``hedera._fastfront.JitCall``, the base class of
+:class:`Jitted`): the compiled function remembered for that type is called directly, about
+50 ns over the framework's own compiled call. Other calls look up the types of their arguments
+(and their keyword names) in a dict of the signatures seen before and call the compiled function
+they find: a few hundred nanoseconds more (``benchmarks/jit_overhead.py``). Nests of arrays
+(dicts, lists, ``hd.Container``) are walked on each call to find their backend, and a call that
+mixes backends takes the slow path, which raises naming the arguments. jax gets the ``in_jit``
+flag set inside its trace only; the other backends set it around each call.
 
 Randomness. Inside a compiled function use explicit keys
 (``hd.random.normal(shape, key=k)``); a stateful call (no ``key``) would be
@@ -36,6 +39,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import _fastpath
 from ._dispatch import (
     backend_mismatch,
     backend_module,
@@ -210,12 +214,28 @@ def _in_jit_while_tracing(f: Callable) -> _InJitWhileTracing:
     return wrapper
 
 
-class Jitted:
+def _call_base() -> type:
+    """The base class of :class:`Jitted`: the C call path ``hedera._fastfront.JitCall``, else
+    ``object`` (no extension, ``HEDERA_PURE_PYTHON=1``, or a build without it)."""
+    if not _fastpath.enabled():
+        return object
+    from . import _fastfront
+
+    return getattr(_fastfront, "JitCall", object)
+
+
+_CallBase = _call_base()
+
+
+class Jitted(_CallBase):  # type: ignore[misc,valid-type]
     """A function compiled per backend on first call with that backend's arrays (see :func:`jit`).
 
-    The per-call path: the types of the arguments (and the keyword names) are looked up in a
-    dict, which holds the compiled function for every signature seen before whose arguments are
-    arrays or Python scalars. Other calls (nests of arrays, a first call) find the backend by
+    The per-call path: a call whose positional arguments are all arrays of one type, without
+    keywords (and without static arguments declared), goes in C to the compiled function
+    remembered for that type (the base class ``JitCall``; :meth:`_remember_fast_call`). Other
+    calls run :meth:`_call`: the types of the arguments (and the keyword names) are looked up in
+    a dict, which holds the compiled function for every signature seen before whose arguments
+    are arrays or Python scalars. Other calls (nests of arrays, a first call) find the backend by
     walking the arguments (:func:`_nest_backend`); a call that mixes backends takes the
     path-reporting check, which raises.
     """
@@ -243,7 +263,8 @@ class Jitted:
         # the keyword names, their values' types) -> an _entries value, or _WALK for nests
         self._by_signature: dict[Any, _Entry] = {}
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
+        """A call that the C path does not take (or every call, without the extension)."""
         if kwargs:
             key: Any = (*map(type, args), _KWARGS, *kwargs, *map(type, kwargs.values()))
         elif len(args) == 1:
@@ -299,7 +320,20 @@ class Jitted:
                 backend_name_if_cached(type(a)) is not None or type(a) in _SCALARS for a in dynamic
             )
             self._by_signature[key] = entry if types_decide else _WALK
+            if types_decide and not kwargs:
+                self._remember_fast_call(args, entry)
         return entry
+
+    def _remember_fast_call(self, args: tuple, entry: _Entry) -> None:
+        """Send the calls with ``args``' signature to ``entry`` in C, if it is the C path's kind:
+        positional arguments that are all arrays of one type (no keywords, no static arguments)."""
+        if _CallBase is object or not args or self.static_argnums or self.static_argnames:
+            return
+        t = type(args[0])
+        if backend_name_if_cached(t) is None or any(type(a) is not t for a in args):
+            return
+        compiled, sets_in_jit, diagnose = entry
+        self._remember(t, compiled, in_jit if sets_in_jit else None, diagnose)
 
     def _entry(self, backend: str) -> _Entry:
         try:
@@ -361,6 +395,10 @@ class Jitted:
 
     def __repr__(self) -> str:
         return f"<hd.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
+
+
+if _CallBase is object:  # no C call path: every call is the Python one
+    Jitted.__call__ = Jitted._call  # type: ignore[method-assign,assignment]
 
 
 #: the backends whose compiled functions take ``donate_argnums`` (jax's own; tensorflow's variables)

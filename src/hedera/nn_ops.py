@@ -33,7 +33,12 @@ for the whole list); where it does not, or cannot for the given arrays, the
 loop runs. With ``reuse=True`` the caller gives up ``xs``: they are temporaries
 it will not read again, and a backend may write the results into them (torch
 does, outside autograd; arrays that cannot be written to, like jax's, are simply
-not reused). ``hd.optim`` runs its updates through these kernels.
+not reused). ``out`` (binary kernels and ``foreach_square``) is a list of arrays
+the caller gives up likewise, one per ``x`` (temporaries of an earlier call, of
+the results' shapes and dtypes), that the backend may write the results into
+instead of allocating new ones (torch does for large tensors, outside autograd:
+``torch.mul(x, y, out=o)``); the values are the same either way. ``hd.optim``
+runs its updates through these kernels.
 
 Fused layer kernels
 -------------------
@@ -45,10 +50,13 @@ eagerly), and return None where it does not (another backend, or a trace: under
 turns into its own loop). Same equations and gate order as that loop; results equal
 within float rounding (the sums of the gates are added in another order).
 ``attention(query, key, value, scale)`` is unmasked scaled dot-product attention in one kernel
-(torch's ``scaled_dot_product_attention``, eagerly), or None. ``gather_classes(x, targets)`` is
+(torch's ``scaled_dot_product_attention``, eagerly), or None; ``layer_norm(x, normalized_shape,
+weight, bias, eps)`` likewise (torch's ``F.layer_norm``, eagerly), or None. ``gather_classes(x, targets)`` is
 ``x[..., targets]`` per example (what cross-entropy
 picks from the log-probabilities), in one gather where the backend has a cheap one
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
+``softmax_cross_entropy(logits, targets)`` is the whole per-example cross-entropy of integer
+targets in one kernel (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``), or None.
 """
 
 from __future__ import annotations
@@ -83,6 +91,7 @@ __all__ = [
     "hard_sigmoid",
     "hard_swish",
     "kernels",
+    "layer_norm",
     "leaky_relu",
     "log_sigmoid",
     "log_softmax",
@@ -94,6 +103,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "softmax",
+    "softmax_cross_entropy",
     "softplus",
 ]
 
@@ -121,12 +131,12 @@ KERNELS: dict[str, str] = {
 
 #: multi-tensor kernel name -> its signature; optional in a backend's module (hedera loops otherwise)
 FOREACH_KERNELS: dict[str, str] = {
-    "foreach_add": "(xs, ys, reuse)",
-    "foreach_multiply": "(xs, ys, reuse)",
-    "foreach_divide": "(xs, ys, reuse)",
-    "foreach_maximum": "(xs, ys, reuse)",
+    "foreach_add": "(xs, ys, reuse, out)",
+    "foreach_multiply": "(xs, ys, reuse, out)",
+    "foreach_divide": "(xs, ys, reuse, out)",
+    "foreach_maximum": "(xs, ys, reuse, out)",
     "foreach_sqrt": "(xs, reuse)",
-    "foreach_square": "(xs, reuse)",
+    "foreach_square": "(xs, reuse, out)",
 }
 
 
@@ -135,7 +145,9 @@ FUSED_KERNELS: dict[str, str] = {
     "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
     "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
+    "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
+    "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
 }
 
 
@@ -203,7 +215,7 @@ avg_pool = _front("avg_pool")
 
 
 def _loop_binary(fn: Callable[[Any, Any], Any]) -> Callable[..., list]:
-    def loop(xs: list, ys: Any, reuse: bool = False) -> list:
+    def loop(xs: list, ys: Any, reuse: bool = False, out: list | None = None) -> list:
         if isinstance(ys, (list, tuple)):
             return [fn(x, y) for x, y in zip(xs, ys, strict=True)]
         return [fn(x, ys) for x in xs]
@@ -212,7 +224,7 @@ def _loop_binary(fn: Callable[[Any, Any], Any]) -> Callable[..., list]:
 
 
 def _loop_unary(fn: Callable[[Any], Any]) -> Callable[..., list]:
-    def loop(xs: list, reuse: bool = False) -> list:
+    def loop(xs: list, reuse: bool = False, out: list | None = None) -> list:
         return [fn(x) for x in xs]
 
     return loop
@@ -256,6 +268,9 @@ def _nonempty_list(name: str, xs: Any) -> bool:
     return len(xs) > 0
 
 
+_OUT_DOC = "; ``out``: a list of arrays given up, one per ``x``, that the results may be written into"
+
+
 def _foreach_front(name: str) -> Callable:
     cache: dict[type, Callable] = {}
     binary = FOREACH_KERNELS[name].startswith("(xs, ys")
@@ -266,12 +281,24 @@ def _foreach_front(name: str) -> Callable:
         except KeyError:
             return _foreach_miss(cache, name, xs[0])
 
+    takes_out = FOREACH_KERNELS[name].endswith("out)")
     if binary:
 
-        def front(xs: list, ys: Any, reuse: bool = False) -> list:
+        def front(xs: list, ys: Any, reuse: bool = False, out: list | None = None) -> list:
             if not _nonempty_list(name, xs):
                 return []
-            return kernel_for(xs)(xs, ys, reuse)
+            if out is None:  # the common call, and a backend kernel without `out`
+                return kernel_for(xs)(xs, ys, reuse)
+            return kernel_for(xs)(xs, ys, reuse, out)
+
+    elif takes_out:
+
+        def front(xs: list, reuse: bool = False, out: list | None = None) -> list:  # type: ignore[misc]
+            if not _nonempty_list(name, xs):
+                return []
+            if out is None:
+                return kernel_for(xs)(xs, reuse)
+            return kernel_for(xs)(xs, reuse, out)
 
     else:
 
@@ -285,7 +312,8 @@ def _foreach_front(name: str) -> Callable:
     front.__doc__ = (
         f"``[hd.{op}(x{', y' if binary else ''}) for x in xs]`` in one multi-tensor kernel where the backend "
         f"has one (signature ``{name}{FOREACH_KERNELS[name]}``; ``ys`` a list or one scalar; "
-        "``reuse=True``: the results may be written into ``xs``). Returns a list."
+        "``reuse=True``: the results may be written into ``xs``"
+        f"{_OUT_DOC if takes_out else ''}). Returns a list."
     )
     return front
 
@@ -308,10 +336,24 @@ FUSED_DOCS = {
         "checked by the caller) in the backend's fused kernel (torch eagerly, outside transforms: "
         "``F.scaled_dot_product_attention``), equal within float rounding; None where it has none."
     ),
+    "layer_norm": (
+        "Layer normalisation of ``x`` over its last ``len(normalized_shape)`` axes (a tuple of ints, "
+        "checked by the caller), ``(x - mean) / sqrt(var + eps) * weight + bias`` with ``weight``/``bias`` "
+        "of shape ``normalized_shape`` or None, in the backend's fused kernel (torch eagerly, outside "
+        "transforms: ``F.layer_norm``, one autograd node where the written-out form makes eight), equal "
+        "within float rounding; None where it has none."
+    ),
     "gather_classes": (
         "``x[..., targets]`` per example: ``x`` of shape ``(..., classes)``, integer ``targets`` of "
         "shape ``(...)`` (in range; not checked), the result of shape ``(...)``; None where the backend "
         "has no kernel for it (then ``take_along_axis``)."
+    ),
+    "softmax_cross_entropy": (
+        "``-log_softmax(logits, axis=-1)[..., targets]`` per example in one kernel: ``logits`` of shape "
+        "``(..., classes)``, integer ``targets`` of shape ``(...)`` (in range; not checked), the result "
+        "of shape ``(...)``, equal within float rounding; None where the backend has no kernel for it "
+        "(TensorFlow's is ``tf.nn.sparse_softmax_cross_entropy_with_logits``, what Keras' loss calls: "
+        "its gradient is one product with the kernel's own softmax-minus-one-hot)."
     ),
 }
 
@@ -348,3 +390,5 @@ attention = _fused_front("attention")
 lstm = _fused_front("lstm")
 gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
+softmax_cross_entropy = _fused_front("softmax_cross_entropy")
+layer_norm = _fused_front("layer_norm")

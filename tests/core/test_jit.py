@@ -383,3 +383,136 @@ def test_stateful_random_raises_inside_jit_on_every_call_path(backend):
     f = hd.jit(lambda p, s: p["x"] + s * hd.random.normal(p["x"].shape))
     with pytest.raises(hd.InvalidArgumentError, match=r"stateful call \(no key=\) inside hd.jit"):
         f({"x": arr(backend, [0.0])}, 1.0)
+
+
+# ---- the C call path (hedera._fastfront.JitCall): positional arrays of one type, no keywords -----
+
+
+def test_the_fast_call_path_keeps_every_check_after_a_remembered_signature():
+    """Once ``f(t, t)`` is remembered for the C path, calls of other signatures still take the
+    checks: keywords of another backend, positional arrays of two backends, nests."""
+    require_backend("torch")
+    t, n = arr("torch", [1.0]), np.ones(1)
+    compiled = hd.jit(lambda a, b, c=None: a + b, backend_options=EAGER_TORCH)
+    for _ in range(2):
+        np.testing.assert_array_equal(npy(compiled(t, t)), [2.0])
+    with pytest.raises(hd.BackendMismatchError, match=r"args are torch, kwargs are numpy"):
+        compiled(t, t, c=n)
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\] is torch, args\[1\] is numpy"):
+        compiled(t, n)
+    with pytest.raises(hd.BackendMismatchError, match=r"args\[0\] is torch, args\[1\]\[0\] is numpy"):
+        compiled(t, [n])
+    np.testing.assert_array_equal(npy(compiled(t, t, c=t)), [2.0])
+    np.testing.assert_array_equal(npy(compiled(n, n)), [2.0])  # another backend: its own function
+    np.testing.assert_array_equal(npy(compiled(t, t)), [2.0])
+
+
+@pytest.mark.parametrize("b", ["numpy", "torch", "jax", "tensorflow"])
+def test_alternating_backends_each_get_their_compiled_function(b):
+    require_backend(b)
+    compiled = hd.jit(lambda x, y: x * y + 1.0, backend_options=EAGER_TORCH)
+    x, n = arr(b, [2.0, 3.0]), np.array([2.0, 3.0])
+    for _ in range(3):
+        out = compiled(x, x)
+        assert hd.backend_of(out) == b
+        np.testing.assert_array_equal(npy(out), [5.0, 10.0])
+        assert type(compiled(n, n)) is np.ndarray
+
+
+def test_the_fast_call_path_sets_the_in_jit_flag_around_each_call():
+    """numpy runs ``f`` on every call: the flag is seen set inside and reset after, on the C path."""
+    from hedera.jit import in_jit
+
+    seen = []
+
+    def f(x, y):
+        seen.append(in_jit.get())
+        return x + y
+
+    compiled = hd.jit(f)
+    x = np.ones(2)
+    for _ in range(3):
+        compiled(x, x)
+        assert in_jit.get() is False
+    assert seen == [True, True, True]
+    draw = hd.jit(lambda x: x + hd.random.normal(x.shape))
+    for _ in range(3):  # the stateful-random check, on the first call's path and on the C path
+        with pytest.raises(hd.InvalidArgumentError, match=r"stateful call \(no key=\) inside hd.jit"):
+            draw(x)
+        assert in_jit.get() is False
+
+
+def test_the_fast_call_path_raises_the_eager_hedera_error_on_torch():
+    """torch.compile reports errors its own way; the C path hands them to the same diagnosis as
+    the Python path, which raises the hedera error of the eager call, chained to torch's."""
+    require_backend("torch")
+    compiled = hd.jit(lambda x, y: hd.sum(x, axis=x.ndim + 3) + y, backend_options=EAGER_TORCH)
+    x = arr("torch", np.ones((2, 3)))
+    for _ in range(3):
+        with pytest.raises(hd.InvalidAxisError) as caught:
+            compiled(x, x)
+    assert caught.value.__context__ is not None or caught.value.__cause__ is not None
+
+
+def test_static_arguments_and_methods_do_not_take_the_fast_call_path():
+    require_backend("jax")
+    traces = []
+
+    def scaled(x, k):
+        traces.append(k)
+        return x * k
+
+    compiled = hd.jit(scaled, static_argnums=1)
+    x = arr("jax", [1.0])
+    for k in (2, 2, 3):
+        np.testing.assert_array_equal(npy(compiled(x, k)), [float(k)])
+    assert traces == [2, 3]
+
+    class Model:
+        k = 4.0
+
+        @hd.jit
+        def apply(self, x):
+            return x * self.k
+
+    for _ in range(2):  # (a numpy array: jax would need the instance declared static)
+        np.testing.assert_array_equal(Model().apply(np.ones(1)), [4.0])
+
+
+def test_jitted_objects_are_collected_with_their_compiled_functions():
+    """The C path's references (type, compiled function, flag, diagnose) are visited by the GC."""
+    import gc
+    import weakref
+
+    compiled = hd.jit(lambda x: x + 1.0)
+    compiled(np.ones(1))
+    compiled(np.ones(1))
+    compiled.cycle = compiled  # a reference cycle through the instance dict
+    ref = weakref.ref(compiled)
+    del compiled
+    gc.collect()
+    assert ref() is None
+
+
+def test_remembered_signatures_run_in_c_without_the_python_call():
+    """With the extension, a remembered signature's call does not enter ``Jitted._call`` (the C
+    base looks it up on the instance: replaced here by one that counts)."""
+    from hedera import _fastpath
+
+    if not _fastpath.enabled():
+        pytest.skip("pure-Python fallback (HEDERA_PURE_PYTHON=1 or no C extension): no C call path")
+    compiled = hd.jit(lambda x, y, scale=1.0: (x + y) * scale)
+    x = np.ones(2)
+    compiled(x, x)
+    python_calls = []
+
+    def counted(*args, **kwargs):
+        python_calls.append(len(args))
+        return type(compiled)._call(compiled, *args, **kwargs)
+
+    compiled._call = counted
+    np.testing.assert_array_equal(compiled(x, x), [2.0, 2.0])
+    assert python_calls == []
+    np.testing.assert_array_equal(compiled(x, x, scale=2.0), [4.0, 4.0])  # keywords: Python
+    np.testing.assert_array_equal(compiled(x, 1.0), [2.0, 2.0])  # two types: Python
+    assert python_calls == [2, 2]

@@ -86,6 +86,25 @@ def test_torch_kernels_write_into_xs_only_when_given_up_and_outside_autograd():
     assert tracked[0].grad.tolist() == [2.0, 2.0, 2.0]
 
 
+@pytest.mark.parametrize("name", [*sorted(BINARY), "foreach_square"])
+def test_out_arrays_give_the_loop_bit_for_bit_and_torch_writes_large_ones(name, backend):
+    """``out``: arrays given up, which torch writes the results of large tensors into (small ones and
+    other backends: new arrays); the values are the loop's either way."""
+    rng = np.random.default_rng(5)
+    shapes = [(256, 160), (7,), (300, 120)]  # 40,960 and 36,000 elements: torch's `out` path
+    xs = [hd.asarray(rng.normal(size=s), dtype="float32", backend=backend) for s in shapes]
+    ys = [hd.asarray(np.abs(rng.normal(size=s)) + 0.1, dtype="float32", backend=backend) for s in shapes]
+    out = [hd.zeros_like(x) for x in xs]
+    kernel = getattr(hd.nn_ops, name)
+    if name == "foreach_square":
+        got, expected = kernel(xs, out=out), [hd.square(x) for x in xs]
+    else:
+        got, expected = kernel(xs, ys, out=out), [BINARY[name](x, y) for x, y in zip(xs, ys, strict=True)]
+    same_bits(got, expected)
+    if backend == "torch":
+        assert [g is o for g, o in zip(got, out, strict=True)] == [True, False, True]
+
+
 def test_bad_input_names_the_kernel():
     with pytest.raises(hd.InvalidArgumentError, match=r"nn_ops\.foreach_add: xs must be a list"):
         hd.nn_ops.foreach_add(np.ones(3), 1.0)
@@ -102,16 +121,17 @@ OPTIMIZERS = {
 }
 
 
+@pytest.mark.parametrize("width", [4, 192])  # 192: a 256 x 192 weight, large enough for torch's `out` path
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
-def test_step_in_place_is_update_bit_for_bit(name, backend):
+def test_step_in_place_is_update_bit_for_bit(name, width, backend):
     with hd.use_backend(backend):
-        model = hd.nn.Sequential(hd.nn.Linear(3, 4, key=0), hd.nn.Linear(4, 2, key=1))
+        model = hd.nn.Sequential(hd.nn.Linear(256, width, key=0), hd.nn.Linear(width, 2, key=1))
     rng = np.random.default_rng(7)
     grads = [
         model.parameters().map(
             lambda p: hd.asarray(rng.normal(size=tuple(p.shape)), dtype=hd.dtype(p), backend=backend)
         )
-        for _ in range(3)
+        for _ in range(4)  # from the third step, step's kept temporaries are written into
     ]
     functional = OPTIMIZERS[name]()
     params, state = model.parameters(), functional.init(model.parameters())

@@ -103,6 +103,38 @@ def test_the_loop_runs_where_the_kernel_does_not_apply(backend):
         assert seen and all(s is None for s in seen)
 
 
+def test_compiled_gradient_of_recurrent_layers_matches_the_loop():
+    """hd.jit of hd.value_and_grad through an LSTM and a GRU on torch: torch.compile cannot trace
+    hd.scan's while_loop inside torch.func, so there the layers are written out over time (one graph:
+    ``fullgraph=True``); values and gradients are the loop's (jax's lax.scan under hd.grad)."""
+    require_backend("torch")
+    require_backend("jax")
+    import torch
+
+    names = ["lstm_ih", "lstm_hh", "lstm_bih", "lstm_bhh", "gru_ih", "gru_hh", "gru_bih", "gru_bhh"]
+
+    def inputs(backend):
+        x, h, *lstm = on(backend, weights(4, "ihhh"))
+        return dict(zip(names, lstm + on(backend, weights(3, "ihhh"))[2:], strict=True)), x, h
+
+    def f(w, x, h):
+        out, (h1, c) = F.lstm(
+            x, (h, hd.multiply(h, 0.5)), w["lstm_ih"], w["lstm_hh"], w["lstm_bih"], w["lstm_bhh"]
+        )
+        out2, h2 = F.gru(x, h1, w["gru_ih"], w["gru_hh"], w["gru_bih"], w["gru_bhh"])
+        return hd.sum(hd.sin(out)) + hd.sum(hd.cos(c)) + hd.sum(hd.sin(out2)) + hd.sum(h2)
+
+    torch._dynamo.reset()
+    # fullgraph: a graph break is an error; aot_eager: dynamo's and AOTAutograd's trace without
+    # inductor's code generation (minutes on a loaded CPU; the benchmark runs inductor)
+    options = {"torch": {"fullgraph": True, "backend": "aot_eager"}}
+    value_t, grads_t = hd.jit(hd.value_and_grad(f), backend_options=options)(*inputs("torch"))
+    value_j, grads_j = hd.value_and_grad(f)(*inputs("jax"))
+    np.testing.assert_allclose(hd.to_numpy(value_t), hd.to_numpy(value_j), rtol=1e-10)
+    for k in names:
+        np.testing.assert_allclose(hd.to_numpy(grads_t[k]), hd.to_numpy(grads_j[k]), rtol=1e-9, atol=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(6, 5), (2, 3, 5)])
 def test_gather_classes_is_take_along_axis(backend, shape):
     rng = np.random.default_rng(len(shape))
@@ -174,3 +206,39 @@ def test_torch_attention_kernel_does_not_apply_to_broadcasts_masks_or_transforms
 
     hd.grad(lambda q: hd.sum(hd.grad(inside)(q) ** 2))(q2)  # the inner gradient: torch.func
     assert seen and all(s is None for s in seen)  # inside torch.func transforms: no kernel
+
+
+# ---- layer_norm: torch's F.layer_norm against the written-out normalisation ---------------------------
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_torch_layer_norm_kernel_matches_the_written_out_form(affine):
+    """Values against NumPy's written-out mean / variance / scale, gradients against jax's written-out
+    form (hedera's own formula, which jax runs), float64; elsewhere (and under hd.grad of hd.grad) None."""
+    require_backend("torch")
+    require_backend("jax")
+    rng = np.random.default_rng(3)
+    x, w, b = rng.normal(size=(3, 4, 5)), rng.normal(size=(4, 5)), rng.normal(size=(4, 5))
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=(1, 2), keepdims=True)
+    expected = (x - mean) / np.sqrt(var + 1e-5) * (w if affine else 1) + (b if affine else 0)
+
+    def f(args):
+        x, w, b = args
+        return hd.sum(hd.sin(F.layer_norm(x, (4, 5), w if affine else None, b if affine else None)))
+
+    t, j = on("torch", [x, w, b]), on("jax", [x, w, b])
+    assert hd.nn_ops.layer_norm(t[0], (4, 5), *(t[1:] if affine else (None, None)), 1e-5) is not None
+    assert hd.nn_ops.layer_norm(j[0], (4, 5), None, None, 1e-5) is None
+    got = F.layer_norm(t[0], (4, 5), *(t[1:] if affine else (None, None)))
+    np.testing.assert_allclose(hd.to_numpy(got), expected, rtol=1e-12, atol=1e-12)
+    for g, want in zip(hd.grad(f)(t), hd.grad(f)(j), strict=True):
+        np.testing.assert_allclose(hd.to_numpy(g), hd.to_numpy(want), rtol=1e-10, atol=1e-12)
+    seen = []
+
+    def inner(x):
+        seen.append(hd.nn_ops.layer_norm(x, (4, 5), None, None, 1e-5))
+        return f([x, *t[1:]])
+
+    hd.grad(lambda x: hd.sum(hd.grad(inner)(x)))(t[0])
+    assert seen and all(s is None for s in seen)

@@ -144,6 +144,21 @@ KINDS: dict[str, Kind] = {
                 Bad("negative", ((-2, 3), (2, -3)), VALUE),
             ),
         ),
+        # reshape's shape: as a shape, and one -1 may stand for the size that fits
+        Kind(
+            "newshape",
+            (3, 2),
+            (
+                Bad("float", (2.0, (2.0, 3)), TYPE),
+                Bad("str", ("2",), TYPE),
+                Bad("None", (None,), TYPE),
+                Bad("bool in tuple", ((True, 3),), TYPE),
+                Bad("array", (ARRAY_VALUE,), TYPE),
+                Bad("negative", ((-2, 3), (2, -3)), VALUE),
+            ),
+        ),
+        # tensordot's axes: a count >= 0, or a pair of axes (negative axes count from the end)
+        Kind("contraction", 2, (*_not_int(none_ok=False), Bad("negative", (-1, -2), VALUE))),
         # ints per spatial dimension (kernel sizes, strides): an int or a sequence of ints >= 1
         Kind(
             "sizes>0",

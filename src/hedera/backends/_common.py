@@ -460,34 +460,47 @@ def native_common_case(
     nargs: int | tuple[int, int],
     dtypes: Sequence[Any] | None = None,
     forwarded: Sequence[str] = (),
+    same_shape: bool = False,
+    first_types: Sequence[type] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a conformance shim with its common case, which the C front then calls directly.
 
-    The shim promises that its answer (errors included) is ``native``'s for every call with
+    The shim promises that its answer is ``native``'s for every call with
     ``nargs`` positional arguments (a number, or a ``(least, most)`` range), whose other
     parameters are left at their defaults (omitted, or passed by keyword as the default itself:
     the same object, an equal int or str, an equal float of the same sign), except those named in
     ``forwarded``, which ``native`` takes by the same keyword with the same meaning, and whose
     array arguments (the front's, all of one type) share a ``.dtype`` that is one of the objects
-    ``dtypes`` (compared by identity; ``None``: no condition). ``native`` gets the positional
+    ``dtypes`` (compared by identity; ``None``: no condition), and, with ``same_shape`` (which
+    needs ``dtypes``), equal ``.shape``s; for a function without array arguments (a creation
+    function: ``first_types`` instead of ``dtypes``), whose first argument is of one of the types
+    ``first_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). ``native`` gets the positional
     arguments and the forwarded keywords.
 
     The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
     frame (calling a Python function from C costs 60-80 ns more than calling a builtin); the
-    Python fronts, torch.compile and the backend namespace still call the shim.
-    tests/backends/test_native_common_case.py checks each promise.
+    Python fronts, torch.compile and the backend namespace still call the shim. Where ``native``
+    raises an ``Exception``, the C front calls the shim, whose answer or error stands: the promise
+    covers the answers ``native`` returns (a shim may leave the cases it must fix to native's
+    error). tests/backends/test_native_common_case.py checks each promise.
     """
     least, most = (nargs, nargs) if isinstance(nargs, int) else nargs
+    assert dtypes is not None or not same_shape, "the C front compares shapes where it compares dtypes"
+    assert dtypes is None or first_types is None, "dtypes of array arguments, or types of the first argument"
 
     def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
         # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
-        later = list(inspect.signature(shim).parameters.values())[most:]
+        params = list(inspect.signature(shim).parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        later = positional[most:] + [p for p in params if p.kind is p.KEYWORD_ONLY]
         byname = [p for p in later if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         keywords: dict[str, Any] = {p.name: p.default for p in byname if p.default is not p.empty}
         assert set(forwarded) <= {p.name for p in byname}, (shim, forwarded)
         keywords.update(dict.fromkeys(forwarded, ...))
-        condition = None if dtypes is None else tuple(dtypes)
-        shim.__hedera_native__ = (native, least, most, condition, keywords)  # type: ignore[attr-defined]
+        condition = dtypes if first_types is None else first_types
+        condition = None if condition is None else tuple(condition)
+        spec = (native, least, most, condition, keywords) + ((True,) if same_shape else ())
+        shim.__hedera_native__ = spec  # type: ignore[attr-defined]
         return shim
 
     return mark

@@ -10,6 +10,7 @@ PyTorch's is ``1``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import hedera as hd
 from hedera.jit import values_unreadable
@@ -88,21 +89,22 @@ def _raise_out_of_range(op: str, targets: Array, classes: int, ignore_index: int
 
 
 def _class_nll(
-    op: str, log_probs: Array, targets: Array, axis: int, ignore_index: int, label_smoothing: float = 0.0
+    op: str, scores: Array, targets: Array, axis: int, ignore_index: int, loss_at: Callable[[Array], Array]
 ) -> tuple[Array, Array | None]:
-    """The per-element loss ``-log_probs[target]`` (label-smoothed), and the mask of the targets
-    that count (None: all of them).
+    """The per-element loss ``loss_at(targets)`` and the mask of the targets that count (None: all).
 
+    ``scores`` are the logits or log-probabilities (their shape is checked against the targets');
+    ``loss_at(t)`` is the loss of each element at the class targets ``t``, all in range.
     Eager, the targets are checked: one that is neither in ``[0, classes)`` nor ``ignore_index``
     raises :class:`~hedera.InvalidArgumentError`, as torch. The check reads the targets' minimum
     and maximum (:func:`_bounds`: one device sync); when every target is a class (and
     ``ignore_index`` is not one), no mask is made. Inside a trace (``hd.jit``,
     ``jax.jit``, ``tf.function``, ``torch.compile``) no value can be read: an out-of-range target
-    gives a NaN loss on every backend (its gather reads class 0 instead, never memory out of bounds).
+    gives a NaN loss on every backend (its class is read as 0 instead, never out of bounds).
     """
-    _check_targets_shape(op, log_probs, targets, axis)
-    classes = _args.shape_of(log_probs)[axis]
-    traced = values_unreadable(hd.backend_of(log_probs), (log_probs, targets))
+    _check_targets_shape(op, scores, targets, axis)
+    classes = _args.shape_of(scores)[axis]
+    traced = values_unreadable(hd.backend_of(scores), (scores, targets))
     if not traced:
         try:
             low, high = _bounds(targets)
@@ -110,9 +112,10 @@ def _class_nll(
             # values that cannot be read (torch: a tensor without storage, inside a
             # torch.func transform that torch.compile traces): a trace after all
             traced = True
-    if not traced and not 0 <= ignore_index < classes:
+    ignored_is_class = 0 <= ignore_index < classes
+    if not traced and not ignored_is_class:
         if 0 <= low and high < classes:  # every target is a class: no mask needed
-            return _smoothed(_pick(op, log_probs, targets, axis), log_probs, axis, label_smoothing), None
+            return loss_at(targets), None
     in_range = hd.logical_and(hd.greater_equal(targets, 0), hd.less(targets, classes))
     kept = hd.not_equal(targets, ignore_index)
     if (
@@ -121,11 +124,31 @@ def _class_nll(
         and not bool(hd.all(hd.logical_or(in_range, hd.logical_not(kept))))
     ):
         _raise_out_of_range(op, targets, classes, ignore_index)
-    safe = hd.where(in_range, targets, hd.zeros_like(targets))
-    loss = _smoothed(_pick(op, log_probs, safe, axis), log_probs, axis, label_smoothing)
-    zero = hd.zeros_like(loss)
-    loss = hd.where(kept, hd.where(in_range, loss, hd.full_like(loss, float("nan"))), zero)
-    return loss, kept
+    loss = loss_at(hd.where(in_range, targets, hd.zeros_like(targets)))
+    # the others' loss, from the targets alone (off the gradient's path): 0 if ignored, else NaN
+    other = hd.where(kept, hd.full_like(loss, float("nan")), hd.zeros_like(loss))
+    counted = hd.logical_and(in_range, kept) if ignored_is_class else in_range  # else in range is kept
+    return hd.where(counted, loss, other), kept
+
+
+def _log_prob_loss(op: str, log_probs: Array, axis: int, label_smoothing: float) -> Callable[[Array], Array]:
+    """``loss_at`` of :func:`_class_nll` for log-probabilities: ``-log_probs[target]``, smoothed."""
+    return lambda targets: _smoothed(_pick(op, log_probs, targets, axis), log_probs, axis, label_smoothing)
+
+
+def _logit_loss(op: str, logits: Array, axis: int, label_smoothing: float) -> Callable[[Array], Array]:
+    """``loss_at`` of :func:`_class_nll` for logits: the backend's fused softmax cross-entropy
+    (:func:`hedera.nn_ops.softmax_cross_entropy`) where it has one for the call (classes last,
+    no smoothing), else ``-log_softmax(logits)[target]``, smoothed."""
+
+    def loss_at(targets: Array) -> Array:
+        if not label_smoothing and axis == len(_args.shape_of(logits)) - 1:
+            loss = hd.nn_ops.softmax_cross_entropy(logits, targets)
+            if loss is not None:
+                return loss
+        return _log_prob_loss(op, log_softmax(logits, axis=axis), axis, label_smoothing)(targets)
+
+    return loss_at
 
 
 #: targets of at most this many elements are checked on the host (one copy: the one sync a
@@ -195,7 +218,8 @@ def nll_loss(
         raise hd.DtypeError(
             f"nll_loss: targets must be integer class indices, got dtype {hd.dtype(targets).name}"
         )
-    loss, kept = _class_nll("nll_loss", log_probs, targets, axis, ignore_index)
+    loss_at = _log_prob_loss("nll_loss", log_probs, axis, 0.0)
+    loss, kept = _class_nll("nll_loss", log_probs, targets, axis, ignore_index, loss_at)
     return _reduce_kept(loss, kept, reduction)
 
 
@@ -251,11 +275,12 @@ def cross_entropy(
     shape = _args.shape_of(logits)
     axis = _class_axis(op, shape, axis)
     label_smoothing = _args.unit_float(op, "label_smoothing", label_smoothing)
-    log_probs = log_softmax(logits, axis=axis)
     if hd.isdtype(hd.dtype(targets), "integral"):
-        loss, kept = _class_nll(op, log_probs, targets, axis, ignore_index, label_smoothing)
+        loss_at = _logit_loss(op, logits, axis, label_smoothing)
+        loss, kept = _class_nll(op, logits, targets, axis, ignore_index, loss_at)
         return _reduce_kept(loss, kept, reduction)
     _same_shape(op, logits, targets, ("logits", "probability targets"))
+    log_probs = log_softmax(logits, axis=axis)
     if label_smoothing:
         targets = hd.add(hd.multiply(targets, 1.0 - label_smoothing), label_smoothing / shape[axis])
     loss = hd.negative(hd.sum(hd.multiply(targets, log_probs), axis=axis))

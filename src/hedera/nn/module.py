@@ -163,11 +163,16 @@ class Module:
         d.pop(name, None)
 
     def __getattr__(self, name: str) -> Any:
+        # every layer reads its weights through here at every call: the stores' plain dicts are
+        # searched (a Container's own `in` would go through Mapping's KeyError path on a miss)
         d = self.__dict__
         for store in ("_parameters", "_buffers", "_modules"):
             table = d.get(store)
-            if table is not None and name in table:
-                return table[name]
+            if table is None:
+                continue
+            entries = table._data if type(table) is Container else table
+            if name in entries:
+                return entries[name]
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def __delattr__(self, name: str) -> None:

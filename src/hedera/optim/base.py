@@ -113,11 +113,23 @@ class _Scalars:
     learning rates and bias corrections are computed in each parameter's own precision.
     """
 
-    def __init__(self, step: Array, in_place: bool = False) -> None:
+    def __init__(self, step: Array, in_place: bool = False, spares: dict[str, Leaves] | None = None) -> None:
         self.step = step
         self._cache: dict[tuple[str, Any], Any] = {}
         #: whether the stages may write their new state into the old state's arrays (``Optimizer.step``)
         self.in_place = in_place
+        #: the optimizer's temporaries of the previous update, by name (``Optimizer.step`` only): the
+        #: stages give them to the multi-tensor kernels as ``out``, which may write into them
+        self._spares = spares
+
+    def spare(self, name: str) -> Leaves | None:
+        """The temporaries kept under ``name`` by the previous update's :meth:`keep`, or None."""
+        return None if self._spares is None else self._spares.get(name)
+
+    def keep(self, name: str, arrays: Leaves) -> None:
+        """Keep ``arrays`` (temporaries no one reads again) for the next update's :meth:`spare`."""
+        if self._spares is not None:
+            self._spares[name] = arrays
 
     def get(self, name: str, like: Array, make: Callable[[Array], Any]) -> Any:
         """``make(step)`` with the step as a 0-d array of ``like``'s dtype, cached under ``name``."""
@@ -321,24 +333,26 @@ class ScaleByAdam(_LeafTransform):
             return lambda s: hd.subtract(1.0, hd.exp(hd.multiply(hd.add(s, 1.0), math.log(beta))))
 
         # m = b1 * m + (1 - b1) * u;  v = b2 * v + (1 - b2) * u**2
-        mu = _K.foreach_add(
-            _K.foreach_multiply(state["mu"], b1, scalars.in_place),
-            _K.foreach_multiply(updates, 1.0 - b1),
-            True,
+        scaled = _K.foreach_multiply(updates, 1.0 - b1, out=scalars.spare("adam_scaled"))
+        mu = _K.foreach_add(_K.foreach_multiply(state["mu"], b1, scalars.in_place), scaled, True)
+        scalars.keep("adam_scaled", scaled)
+        squares = _K.foreach_multiply(
+            _K.foreach_square(updates, out=scalars.spare("adam_squares")), 1.0 - b2, True
         )
-        squares = _K.foreach_multiply(_K.foreach_square(updates), 1.0 - b2, True)
         nu = _K.foreach_add(_K.foreach_multiply(state["nu"], b2, scalars.in_place), squares, True)
+        scalars.keep("adam_squares", squares)
         new_state = {"mu": mu, "nu": nu}
         second = nu
         if self.amsgrad:
             second = new_state["nu_max"] = _K.foreach_maximum(state["nu_max"], nu, scalars.in_place)
         # m_hat / (sqrt(v_hat) + eps), the hats divided by the bias corrections
         m_hat = _K.foreach_divide(mu, scalars.for_leaves("adam_c1", mu, correction(b1))) if b1 > 0 else mu
-        v_hat = (
-            _K.foreach_divide(second, scalars.for_leaves("adam_c2", mu, correction(b2))) if b2 > 0 else second
-        )
+        c2 = scalars.for_leaves("adam_c2", mu, correction(b2)) if b2 > 0 else None
+        v_hat = _K.foreach_divide(second, c2, out=scalars.spare("adam_denom")) if b2 > 0 else second
         denom = _K.foreach_add(_K.foreach_sqrt(v_hat, b2 > 0), eps, True)
-        return _K.foreach_divide(m_hat, denom, b1 > 0), new_state, True
+        direction = _K.foreach_divide(m_hat, denom, b1 > 0)
+        scalars.keep("adam_denom", denom)
+        return direction, new_state, True
 
 
 class ScaleByRMS(_LeafTransform):
@@ -481,6 +495,7 @@ class Optimizer:
         self._state: Container | None = None
         self._state_is_own = False  # made by init/step, no one else's: step may overwrite its arrays
         self._owner: Any = None
+        self._spares: dict[str, Leaves] = {}  # step's temporaries, written into at the next step
 
     @property
     def state(self) -> Container | None:
@@ -531,7 +546,7 @@ class Optimizer:
         params = _container(params, "params")
         grads = _container(grads, "grads")
         step = state["step"]
-        scalars = _Scalars(step, in_place)
+        scalars = _Scalars(step, in_place, self._spares if in_place else None)
         new_state = Container(step=hd.add(step, 1))
         if not self._leaf_stages:
             updates = grads
@@ -564,6 +579,7 @@ class Optimizer:
         if self._state is None or self._owner is not module:
             self._state, self._state_is_own = self.init(params), True
             self._owner = module
+            self._spares = {}
         new_params, self._state = self._update(grads, self._state, params, in_place=self._state_is_own)
         self._state_is_own = True
         module.set_parameters(new_params.map(hd.stop_gradient))

@@ -139,6 +139,26 @@ def default_uint() -> np.dtype:
     return np.dtype("uint64") if _X64.value else np.dtype("uint32")
 
 
+def eager_on_host(x: Any) -> bool:
+    """Whether ``x`` is a concrete, uncommitted jax array on one CPU device, of a NumPy dtype.
+
+    For the eager-only functions whose output shape depends on the data (``nonzero``,
+    ``unique_*``): jax.numpy runs them as tens of small ops around a device-to-host copy
+    (0.2-2 ms at one element). For such an array they compute the data-dependent part with one
+    jax op (so with XLA's comparisons: the CPU runtime counts float32/float64 subnormals as zero)
+    and the indices from it with NumPy, whose results ``jnp.asarray`` places as jax.numpy's own
+    are: uncommitted, on the default device (jax.numpy places some results of a committed array
+    elsewhere: an empty ``nonzero``). Tracers, committed and sharded arrays, other devices and
+    extended dtypes take jax.numpy's path.
+    """
+    if not isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer) or x.committed:
+        return False
+    if not isinstance(x.dtype, np.dtype):
+        return False
+    devices = x.devices()
+    return len(devices) == 1 and next(iter(devices)).platform == "cpu"
+
+
 def scalar_dtype(value: Any) -> np.dtype | None:
     """The default dtype of a Python scalar's kind (None for anything else).
 

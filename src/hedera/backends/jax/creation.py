@@ -24,7 +24,22 @@ triu = jnp.triu
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
-    return jnp.arange(start, stop, step, dtype=native_dtype(dtype), device=native_device(device))
+    dt = native_dtype(dtype)
+    if type(step) is int and step == 1 and _integer_bounds(start, stop) and _steps_exactly(dt):
+        # jnp.arange with a step computes start + step * iota (4 ops, ~70 us); without one, iota (plus
+        # start), the same integers
+        step = None
+    return jnp.arange(start, stop, step, dtype=dt, device=native_device(device))
+
+
+def _integer_bounds(start, stop) -> bool:
+    return type(start) is int and (stop is None or type(stop) is int)
+
+
+def _steps_exactly(dt) -> bool:
+    """Whether integers in ``dt`` are the same computed with or without jnp.arange's unit step:
+    integer dtypes and floats of 32 bits or more (narrower floats are stepped in float32)."""
+    return dt is None or dt.kind in "iu" or (dt.kind in "fc" and dt.itemsize >= 4)
 
 
 def _is_jax_array(obj) -> bool:
@@ -92,7 +107,10 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if device is None and dt is not None and dt.kind in _CASTS_AS_XLA.get(type(fill_value), ""):
         # a NumPy scalar of dt broadcast: what jnp.full does for a scalar fill (same value, same default
         # placement), without its conversion through a weakly typed constant (~10 us)
-        return lax.broadcast(np.array(fill_value, dt), (shape,) if type(shape) is int else shape)
+        value = np.array(fill_value, dt)
+        if type(shape) is tuple and not shape:  # (lax.broadcast to () costs ~5 us more)
+            return lax.stage(value)
+        return lax.broadcast(value, (shape,) if type(shape) is int else shape)
     return jnp.full(shape, fill_value, dtype=dt, device=native_device(device))
 
 

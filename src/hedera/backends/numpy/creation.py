@@ -80,6 +80,9 @@ if np.lib.NumpyVersion(np.__version__) >= "1.25.0":  # (older ones cannot import
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
+    kind = type(fill_value)
+    if dtype is None and device is None and (kind is float or kind is complex or kind is bool):
+        return np.full(shape, fill_value)  # (np.full reads the dtype as below: np.asarray(fill_value))
     check_device(device)
     dt = native_dtype(dtype)
     if dt is None and type(fill_value) is int:

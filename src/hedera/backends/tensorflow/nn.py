@@ -139,10 +139,28 @@ def _conv_valid(x, w, stride, dilation, groups):
     return tf.concat([_conv_valid(xi, wi, stride, dilation, 1) for xi, wi in zip(xs, ws, strict=True)], -1)
 
 
+def _is_same_padding(x, weight, stride, padding):
+    """Whether the (low, high) pairs are TensorFlow's own ``"SAME"`` padding of channels-last ``x``
+    (static spatial sizes, no dilation): the kernel pads it itself, without a ``tf.pad`` (a copy
+    of the input, and a slice in the gradient) in front."""
+    sizes = x.shape[1:-1]
+    if None in sizes:
+        return False
+    for n, k, s, (lo, hi) in zip(sizes, weight.shape[:-2], stride, padding, strict=True):
+        total = max((-(-n // s) - 1) * s + k - n, 0)
+        if (lo, hi) != (total // 2, total - total // 2):
+            return False
+    return True
+
+
 def conv(x, weight, bias, stride, padding, dilation, groups, channels_last):
-    x = _pad(_to_last(x, channels_last), padding)
-    y = _add_bias(_conv_valid(x, weight, stride, dilation, groups), bias)
-    return _from_last(y, channels_last)
+    x = _to_last(x, channels_last)
+    nd = len(stride)
+    if groups == 1 and all(d == 1 for d in dilation) and _is_same_padding(x, weight, stride, padding):
+        y = _CONV[nd](x, weight, [1, *stride, 1], "SAME", data_format=_FORMAT[nd])
+    else:
+        y = _conv_valid(_pad(x, padding), weight, stride, dilation, groups)
+    return _from_last(_add_bias(y, bias), channels_last)
 
 
 def transpose_kernel(weight, groups):
@@ -240,3 +258,21 @@ def gather_classes(x, targets):
     if not isinstance(targets, tf.Tensor) or targets.dtype not in (tf.int32, tf.int64):
         return None
     return tf.gather(x, targets, batch_dims=targets.shape.rank)
+
+
+_XENT_DTYPES = frozenset({tf.float16, tf.bfloat16, tf.float32, tf.float64})
+
+
+def softmax_cross_entropy(logits, targets):
+    # one SparseSoftmaxCrossEntropyWithLogits, as Keras' loss: the kernel returns the gradient
+    # (softmax minus one-hot) with the loss, where log_softmax and a gather make about sixty ops
+    # forward and backward inside a tf.function (the gather's gradient alone some fifty)
+    if (
+        not isinstance(targets, tf.Tensor)
+        or targets.dtype not in (tf.int32, tf.int64)
+        or logits.dtype not in _XENT_DTYPES
+        or not logits.shape.rank  # unknown, or a 0-d array
+        or not logits.shape[-1]  # no classes (or unknown): the op would read label 0 out of range
+    ):
+        return None
+    return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, logits=logits)

@@ -14,9 +14,13 @@ import torch
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value, native_common_case
-from ._core import default_complex, default_float, native_device, native_dtype
+from ._core import TORCH_DTYPES, default_complex, default_float, native_device, native_dtype
 
 __all__ = names_in("creation")  # the API table's creation rows
+
+_NOT_INTEGER = tuple(
+    d for d in TORCH_DTYPES.values() if d.is_floating_point or d.is_complex or d is torch.bool
+)
 
 
 def _shape(shape):
@@ -34,6 +38,7 @@ def _filled(make, shape, dtype, device):
     return make(*dims or ((),), dtype=native_dtype(dtype), device=native_device(device))
 
 
+@native_common_case(torch.arange, 1, first_types=(int,))  # (a negative n: torch raises, this shim answers)
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     # torch.arange rejects empty ranges (stop on the wrong side of start)
     if (
@@ -80,6 +85,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     return out
 
 
+@native_common_case(torch.empty, 1, first_types=(int,))
 def empty(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.empty(shape)
@@ -126,15 +132,22 @@ def from_dlpack(x, /, *, device=None, copy=None):
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
-    if dtype is None and device is None and type(fill_value) is float:
-        return torch.full(_shape(shape), fill_value)  # (torch's parser charges ~250 ns for None keywords)
+    kind = type(fill_value)
+    if dtype is None and device is None and (kind is float or kind is complex or kind is bool):
+        # torch reads the dtype from a Python value as below (torch's parser charges ~250 ns for
+        # None keywords)
+        return torch.full(shape if type(shape) is tuple or type(shape) is list else _shape(shape), fill_value)
     dt = native_dtype(dtype)
     if dt is None and isinstance(fill_value, torch.Tensor):
         dt = fill_value.dtype
     check_fill_value("full", fill_value, torch.int64 if dt is None else dt)
-    return torch.full(_shape(shape), fill_value, dtype=dt, device=native_device(device))
+    dev = native_device(device)
+    if dt is None and dev is None:
+        return torch.full(_shape(shape), fill_value)
+    return torch.full(_shape(shape), fill_value, dtype=dt, device=dev)
 
 
+@native_common_case(torch.full_like, 2, _NOT_INTEGER)  # (only ints can fail to fit, in integers)
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     if dtype is None and device is None and type(fill_value) is not int:
         return torch.full_like(x, fill_value)  # (torch's parser charges ~250 ns for None keywords)
@@ -162,6 +175,7 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(torch.meshgrid(*arrays, indexing=indexing)) if arrays else ()
 
 
+@native_common_case(torch.ones, 1, first_types=(int,))
 def ones(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.ones(shape)
@@ -183,6 +197,7 @@ def triu(x, /, *, k=0):
     return torch.triu(x, k)
 
 
+@native_common_case(torch.zeros, 1, first_types=(int,))
 def zeros(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.zeros(shape)

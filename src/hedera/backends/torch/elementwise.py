@@ -241,6 +241,15 @@ minimum = _binary(torch.minimum, "minimum", scalar_x2=False)
 nextafter = _binary(torch.nextafter, "nextafter", scalar_x2=False)
 
 
+#: real dtype -> the range of the Python ints that are its values (every int for floats), for clip's
+#: int bounds
+_CLIP_RANGES = {
+    d: (-math.inf, math.inf) if d.is_floating_point else (int(torch.iinfo(d).min), int(torch.iinfo(d).max))
+    for d in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.float16, torch.bfloat16,
+              torch.float32, torch.float64)
+}  # fmt: skip
+
+
 def _bound(value, x):
     """A clip bound as something torch.clamp takes alongside ``x``, or None where it cannot bind."""
     if value is None or isinstance(value, _Tensor):
@@ -262,6 +271,11 @@ def clip(x, /, min=None, max=None):
     if (lo_kind is float or (min is None and hi_kind is float)) and (hi_kind is float or max is None):
         if x.dtype.is_floating_point and min == min and max == max:  # (None == None)
             return torch.clamp(x, min, max)  # what the general path below does for non-NaN floats
+    elif (lo_kind is int or (min is None and hi_kind is int)) and (hi_kind is int or max is None):
+        bounds = _CLIP_RANGES.get(x.dtype)  # (not torch.iinfo: ~0.5 us)
+        if bounds is not None and (min is None or bounds[0] <= min <= bounds[1]):
+            if max is None or bounds[0] <= max <= bounds[1]:
+                return torch.clamp(x, min, max)  # what the general path below does for bounds that bind
     lo, hi = _bound(min, x), _bound(max, x)
     if lo is None and hi is None:
         return x.clone()

@@ -85,6 +85,7 @@ def _shift(x, axes, sign):
 _SHIFTABLE = frozenset({torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
+@native_common_case(torch.fft.fftshift, 1, tuple(_SHIFTABLE))  # (a 0-d x: torch raises, this shim answers)
 def fftshift(x, /, *, axes=None):
     # the common case: torch's own (the same roll, fewer steps; it cannot roll a 0-d tensor)
     if x.dtype in _SHIFTABLE and (axes is None or type(axes) is int) and x.ndim:
@@ -92,6 +93,7 @@ def fftshift(x, /, *, axes=None):
     return _shift(x, axes, 1)
 
 
+@native_common_case(torch.fft.ifftshift, 1, tuple(_SHIFTABLE))
 def ifftshift(x, /, *, axes=None):
     if x.dtype in _SHIFTABLE and (axes is None or type(axes) is int) and x.ndim:
         return torch.fft.ifftshift(x, axes)

@@ -86,6 +86,8 @@ def tensordot(x1, x2, /, *, axes=2):
     return matmul(left, right).reshape(shape1 + shape2)
 
 
+# (torch broadcasts a contracted axis of size 1: the C front calls torch for equal shapes alone)
+@native_common_case(torch.linalg.vecdot, 2, tuple(_INEXACT), same_shape=True)
 def vecdot(x1, x2, /, *, axis=-1):
     dt = x1.dtype
     if dt is x2.dtype and dt in _INEXACT and x1.shape[axis] == x2.shape[axis]:  # the common case

@@ -25,7 +25,11 @@ def broadcast_to(x, /, shape):
 @native_common_case(torch.cat, 1)
 def concat(arrays, /, *, axis=0):
     if axis is None:  # torch.cat has no axis=None
-        return torch.cat([a if a.ndim == 1 else torch.reshape(a, (-1,)) for a in arrays])
+        try:  # along axis 0, where torch can: the flat operands' elements in their order
+            out = torch.cat(arrays)
+        except RuntimeError:  # (0-d operands, other trailing shapes: flattened first)
+            return torch.cat([a if a.ndim == 1 else torch.reshape(a, (-1,)) for a in arrays])
+        return out if out.ndim == 1 else torch.reshape(out, (-1,))
     return torch.cat(arrays, axis)
 
 

@@ -188,35 +188,73 @@ def _writable(xs) -> bool:
     return not torch._C._functorch.is_functorch_wrapped_tensor(xs[0])
 
 
-def _foreach_binary(name: str, out_of_place, in_place, lists_only: bool = False):
+#: tensors of at least this many elements are written into the caller's ``out`` arrays
+#: (``torch.mul(x, y, out=o)``): a fresh allocation of that size costs more than the kernel
+#: (measured on the MLP's Adam step: 1.7-1.9 ms with fresh temporaries, 1.0 ms reusing them); smaller
+#: ones go through one foreach call (a Python call per tensor would cost more than their allocation)
+_OUT_MIN_NUMEL = 1 << 15
+
+
+def _into(per_tensor, out_of_place, xs, ys, out) -> list:
+    """``op(x, y)`` for each x, written into ``out[i]`` where x is large and ``out[i]`` matches it."""
+    scalar = not isinstance(ys, (list, tuple))
+    results: list = [None] * len(xs)
+    rest = []
+    for i, (x, o) in enumerate(zip(xs, out, strict=True)):
+        if (
+            x.numel() >= _OUT_MIN_NUMEL
+            and type(o) is torch.Tensor
+            and o.shape == x.shape
+            and o.dtype is x.dtype
+        ):
+            per_tensor(x, ys if scalar else ys[i], out=o)
+            results[i] = o
+        else:
+            rest.append(i)
+    if rest:
+        done = out_of_place([xs[i] for i in rest], ys if scalar else [ys[i] for i in rest])
+        for i, r in zip(rest, done, strict=True):
+            results[i] = r
+    return results
+
+
+def _usable_out(out, xs) -> bool:
+    return isinstance(out, (list, tuple)) and len(out) == len(xs) and _writable(out)
+
+
+def _foreach_binary(name: str, out_of_place, in_place, per_tensor, lists_only: bool = False):
     from ...nn_ops import loop_kernel
 
     loop = loop_kernel(name)
 
-    def kernel(xs, ys, reuse):
+    def kernel(xs, ys, reuse, out=None):
         scalar_ys = not isinstance(ys, (list, tuple))
         if torch.compiler.is_compiling() or (lists_only and scalar_ys) or not _fits(xs, ys):
             return loop(xs, ys)
         if reuse and _writable(xs):
             in_place(xs, ys)
             return list(xs)
+        if out is not None and _usable_out(out, xs):
+            return _into(per_tensor, out_of_place, xs, ys, out)
         return list(out_of_place(xs, ys))
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
 
 
-def _foreach_unary(name: str, out_of_place, in_place):
+def _foreach_unary(name: str, out_of_place, in_place, per_tensor=None):
     from ...nn_ops import loop_kernel
 
     loop = loop_kernel(name)
 
-    def kernel(xs, reuse):
+    def kernel(xs, reuse, out=None):
         if torch.compiler.is_compiling() or not _plain(xs):
             return loop(xs)
         if reuse and _writable(xs):
             in_place(xs)
             return list(xs)
+        if out is not None and per_tensor is not None and _usable_out(out, xs):
+            return _into(per_tensor, lambda xs, ys: out_of_place(xs), xs, xs, out)
         return list(out_of_place(xs))
 
     kernel.__name__ = kernel.__qualname__ = name
@@ -231,27 +269,46 @@ def _foreach_square_(xs):
     torch._foreach_mul_(xs, xs)
 
 
-foreach_add = _foreach_binary("foreach_add", torch._foreach_add, torch._foreach_add_)
-foreach_multiply = _foreach_binary("foreach_multiply", torch._foreach_mul, torch._foreach_mul_)
-foreach_divide = _foreach_binary("foreach_divide", torch._foreach_div, torch._foreach_div_)
-foreach_maximum = _foreach_binary("foreach_maximum", torch._foreach_maximum, torch._foreach_maximum_, True)
+foreach_add = _foreach_binary("foreach_add", torch._foreach_add, torch._foreach_add_, torch.add)
+foreach_multiply = _foreach_binary("foreach_multiply", torch._foreach_mul, torch._foreach_mul_, torch.mul)
+foreach_divide = _foreach_binary("foreach_divide", torch._foreach_div, torch._foreach_div_, torch.div)
+foreach_maximum = _foreach_binary(
+    "foreach_maximum", torch._foreach_maximum, torch._foreach_maximum_, torch.maximum, True
+)
 foreach_sqrt = _foreach_unary("foreach_sqrt", torch._foreach_sqrt, torch._foreach_sqrt_)
-foreach_square = _foreach_unary("foreach_square", _foreach_square, _foreach_square_)
+foreach_square = _foreach_unary("foreach_square", _foreach_square, _foreach_square_, torch.mul)
 
 
 # ---- fused recurrent layers ---------------------------------------------------------------------
 # torch.lstm / torch.gru run the whole time loop in C++ (one autograd node per step's ops, no
 # Python per step); hedera's weights (in, gates * hidden) are the transposes of torch's. Eagerly
-# only: under torch.compile and torch.func transforms hedera's hd.scan loop is what traces.
+# only. Under torch.compile, hedera's hd.scan loop (torch's while_loop operator) is what traces,
+# except inside a torch.func transform (hd.jit of a training step: hd.value_and_grad is torch.func
+# there), where torch 2.13 cannot trace the while_loop operator (hd.scan raises there): then the
+# layer is the same cell written out over the time steps, which inductor fuses (torch.lstm's own
+# decomposition fails under torch.func in fake tensors). Under torch.func transforms eagerly
+# (hd.grad of hd.grad...), hd.scan's Python loop runs.
+
+_transforms_active = torch._C._are_functorch_transforms_active  # readable by dynamo, unlike the stack
 
 
-def _fused_applies(*arrays) -> bool:
-    """Eagerly, outside transforms, on tensors of one floating dtype (hedera's loop promotes mixed ones)."""
-    if torch.compiler.is_compiling() or torch._C._functorch.peek_interpreter_stack() is not None:
-        return False
+def _same_floating(arrays) -> bool:
+    """Tensors of one floating dtype (hedera's loop promotes mixed ones)."""
     tensors = [a for a in arrays if a is not None]
     dtype = tensors[0].dtype
     return dtype.is_floating_point and all(type(a) is torch.Tensor and a.dtype is dtype for a in tensors)
+
+
+def _fused_applies(*arrays) -> bool:
+    """Eagerly, outside transforms, on tensors of one floating dtype."""
+    if torch.compiler.is_compiling() or torch._C._functorch.peek_interpreter_stack() is not None:
+        return False
+    return _same_floating(arrays)
+
+
+def _written_out_applies(*arrays) -> bool:
+    """Under torch.compile inside a torch.func transform, where hd.scan's while_loop cannot trace."""
+    return torch.compiler.is_compiling() and _transforms_active() and _same_floating(arrays)
 
 
 def _rnn_weights(w_ih, w_hh, b_ih, b_hh) -> tuple[list, bool]:
@@ -265,7 +322,56 @@ def _rnn_weights(w_ih, w_hh, b_ih, b_hh) -> tuple[list, bool]:
     return [w_ih.T, w_hh.T, b_ih, b_hh], True
 
 
+def _over_time(cell, x, state, w_ih, b_ih):
+    """``cell(gates_x_t, state) -> (state, h)`` at each step of batch-first ``x``: ``(outputs, state)``."""
+    gates_x = x @ w_ih
+    if b_ih is not None:
+        gates_x = gates_x + b_ih
+    outputs = []
+    for t in range(x.shape[1]):
+        state, h = cell(gates_x[:, t], state)
+        outputs.append(h)
+    return torch.stack(outputs, 1), state
+
+
+def _lstm_written_out(x, h, c, w_ih, w_hh, b_ih, b_hh):
+    """hedera's LSTM cell (recurrent.py's ``_lstm_step``) over the time steps, in torch ops."""
+
+    def cell(gates_t, state):
+        h, c = state
+        gates = gates_t + h @ w_hh
+        if b_hh is not None:
+            gates = gates + b_hh
+        i, f, g, o = gates.chunk(4, -1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        return (h, c), h
+
+    out, (h, c) = _over_time(cell, x, (h, c), w_ih, b_ih)
+    return out, h, c
+
+
+def _gru_written_out(x, h, w_ih, w_hh, b_ih, b_hh):
+    """hedera's GRU cell (recurrent.py's ``gru_cell``) over the time steps, in torch ops."""
+
+    def cell(gates_t, h):
+        xr, xz, xn = gates_t.chunk(3, -1)
+        hh = h @ w_hh
+        if b_hh is not None:
+            hh = hh + b_hh
+        hr, hz, hn = hh.chunk(3, -1)
+        r = torch.sigmoid(xr + hr)
+        z = torch.sigmoid(xz + hz)
+        n = torch.tanh(xn + r * hn)
+        h = n + z * (h - n)
+        return h, h
+
+    return _over_time(cell, x, h, w_ih, b_ih)
+
+
 def lstm(x, h, c, w_ih, w_hh, b_ih, b_hh):
+    if _written_out_applies(x, h, c, w_ih, w_hh, b_ih, b_hh):
+        return _lstm_written_out(x, h, c, w_ih, w_hh, b_ih, b_hh)
     if not _fused_applies(x, h, c, w_ih, w_hh, b_ih, b_hh):
         return None
     weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
@@ -274,6 +380,8 @@ def lstm(x, h, c, w_ih, w_hh, b_ih, b_hh):
 
 
 def gru(x, h, w_ih, w_hh, b_ih, b_hh):
+    if _written_out_applies(x, h, w_ih, w_hh, b_ih, b_hh):
+        return _gru_written_out(x, h, w_ih, w_hh, b_ih, b_hh)
     if not _fused_applies(x, h, w_ih, w_hh, b_ih, b_hh):
         return None
     weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
@@ -296,3 +404,11 @@ def attention(query, key, value, scale):
     if not _fused_applies(query, key, value):
         return None
     return F.scaled_dot_product_attention(query, key, value, scale=scale)
+
+
+def layer_norm(x, normalized_shape, weight, bias, eps):
+    # F.layer_norm: one autograd node (what torch.nn.LayerNorm calls) where hedera's written-out
+    # mean / variance / scale makes eight, forward and backward
+    if not _fused_applies(x, weight, bias):
+        return None
+    return F.layer_norm(x, normalized_shape, weight, bias, eps)

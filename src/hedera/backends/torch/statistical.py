@@ -8,6 +8,7 @@ standard's accumulator is ``uint64``, which torch lacks: that raises
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -114,6 +115,7 @@ def min(x, /, *, axis=None, keepdims=False):
     return torch.amin(x, () if axis is None else axis, keepdims)
 
 
+@native_common_case(functools.partial(torch.var, correction=0.0), 1, _INEXACT, forwarded=("correction",))
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.var refuses integers
         x = x.to(torch.get_default_dtype())
@@ -122,6 +124,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     return torch.var(x, axis, correction=correction, keepdim=keepdims)
 
 
+@native_common_case(functools.partial(torch.std, correction=0.0), 1, _INEXACT, forwarded=("correction",))
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     if not (x.dtype.is_floating_point or x.dtype.is_complex):  # torch.std refuses integers
         x = x.to(torch.get_default_dtype())

@@ -8,6 +8,8 @@ the GRU needs both, since ``b_hn`` sits inside the reset gate).
 
 from __future__ import annotations
 
+import math
+
 import hedera as hd
 from hedera.typing import Array
 
@@ -51,7 +53,14 @@ def _lstm_step(gates_x: Array, h: Array, c: Array, w_hh: Array, b_hh: Array | No
 
 
 def _input_gates(x: Array, w_ih: Array, b_ih: Array | None) -> Array:
-    gates = hd.matmul(x, w_ih)
+    """``x @ w_ih + b_ih`` for ``x`` of shape ``(..., input_size)``: a sequence's as one 2-d product
+    (TensorFlow makes a batched product of the 3-d one, whose gradient reduces over the batch)."""
+    *lead, features = _args.shape_of(x)
+    if len(lead) > 1 and None not in lead:  # (static sizes: a trace may not know them)
+        flat = hd.reshape(x, (math.prod(lead), features))
+        gates = hd.reshape(hd.matmul(flat, w_ih), (*lead, _args.shape_of(w_ih)[-1]))
+    else:
+        gates = hd.matmul(x, w_ih)
     return gates if b_ih is None else hd.add(gates, b_ih)
 
 
@@ -128,7 +137,8 @@ def lstm(
     fused = hd.nn_ops.lstm(x, h, c, w_ih, w_hh, b_ih, b_hh)  # the backend's own loop, where it has one
     if fused is not None:
         return fused[0], (fused[1], fused[2])
-    gates_x = hd.permute_dims(_input_gates(x, w_ih, b_ih), (1, 0, 2))  # (time, batch, 4 * hidden)
+    # time first before the product: the smaller transpose (input_size, not 4 * hidden, per step)
+    gates_x = _input_gates(hd.permute_dims(x, (1, 0, 2)), w_ih, b_ih)  # (time, batch, 4 * hidden)
 
     def step(state: tuple[Array, Array], gates_t: Array) -> tuple[tuple[Array, Array], Array]:
         h, c = _lstm_step(gates_t, state[0], state[1], w_hh, b_hh)
