@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.metadata
 import importlib.util
 import json
 import sys
@@ -55,8 +56,11 @@ QUICK_MODELS = ("conv_transpose2d", "embedding")
 COMPILED = ("jax", "tensorflow")
 #: the backends whose eager cost is measured (the fronts matter most where the ops are cheapest)
 EAGER = ("numpy", "torch", "jax", "tensorflow")
-#: CPU seconds the eager measurement of one model on one backend may take (fewer rounds if slow)
-EAGER_BUDGET_S = 2.0
+#: seconds the eager measurement of one model on one backend may take (fewer pairs if slow)
+EAGER_BUDGET_S = 2.5
+#: graph nodes of the chain of cheap ops (full run, quick run), and seconds per backend
+CHAIN_NODES = {False: 400, True: 40}
+CHAIN_BUDGET_S = 3.0
 
 
 def _torch_models() -> dict[str, Callable[[], tuple]]:
@@ -170,18 +174,28 @@ def _torchax(module: Any, args: tuple, cotangents: list) -> dict[str, Callable] 
         return None
     import jax
     import jax.numpy as jnp
+    from torch.utils import _pytree
 
     weights, fn = torchax.extract_jax(module)
     inputs = tuple(jnp.asarray(a.numpy()) for a in args)
     cots = [None if c is None else jnp.asarray(c) for c in cotangents]
+    # the parameters (floating); integer buffers (batch norm's count) are held fixed
+    floating = {k for k, v in weights.items() if jnp.issubdtype(v.dtype, jnp.inexact)}
 
-    def loss(w: Any) -> Any:
-        leaves = jax.tree_util.tree_leaves(fn(w, inputs))
+    def outputs(w: Any) -> list:  # transformers' ModelOutput classes are torch pytrees only
+        return _pytree.tree_leaves(fn(w, inputs))
+
+    def loss(float_w: dict, fixed: dict) -> Any:
+        leaves = outputs({**fixed, **float_w})
         return sum(jnp.sum(leaf * c) for leaf, c in zip(leaves, cots, strict=False) if c is not None)
 
-    forward, grad = jax.jit(lambda w: fn(w, inputs)), jax.jit(jax.grad(loss))
+    float_w = {k: v for k, v in weights.items() if k in floating}
+    fixed = {k: v for k, v in weights.items() if k not in floating}
+    forward, gradient = jax.jit(outputs), jax.jit(jax.grad(loss))
+    grad = functools.partial(gradient, fixed=fixed)
+    weights_for_grad = float_w
     sync = jax.block_until_ready
-    return {"forward": lambda: sync(forward(weights)), "grad": lambda: sync(grad(weights))}
+    return {"forward": lambda: sync(forward(weights)), "grad": lambda: sync(grad(weights_for_grad))}
 
 
 def _time(fns: dict[str, Callable], repeat: int, target_s: float) -> dict[str, float]:
@@ -267,18 +281,67 @@ def from_torch_rows(
     return rows
 
 
+def _python_calls(fn: Callable[[], Any]) -> int:
+    """Function calls (Python and C) that one call of ``fn`` makes: ``sys.setprofile``'s call events.
+
+    A deterministic count: what a variant does per node, whatever the machine's load. The least
+    of three counts after a warm-up call: first-call work (loading a module, a cache's first
+    fill) is not the variant's.
+    """
+    fn()
+    counts = []
+    for _ in range(3):
+        count = 0
+
+        def profile(frame: Any, event: str, arg: Any) -> None:
+            nonlocal count
+            if event == "call" or event == "c_call":
+                count += 1
+
+        sys.setprofile(profile)
+        try:
+            fn()
+        finally:
+            sys.setprofile(None)
+        counts.append(count - 1)  # the call of fn itself
+    return min(counts)
+
+
+def _paired_difference(a: Callable, b: Callable, budget_s: float) -> tuple[float, float, float]:
+    """``(ns a costs more than b per call, its standard error, b's ns per call)``.
+
+    Pairs of single calls back to back in random order (``benchlib.paired_call_difference_ns``:
+    the 10%-trimmed mean of the within-pair differences); as many pairs as ``budget_s`` of wall
+    time allows, 40 to 3000.
+    """
+    for _ in range(3):
+        a(), b()
+    start = time.perf_counter()
+    b()
+    one = time.perf_counter() - start
+    pairs = int(min(3000, max(40, budget_s / (2 * max(one, 1e-7)))))
+    diff, error = benchlib.paired_call_difference_ns("a()", "b()", {"a": a, "b": b}, pairs)
+    times = []
+    for _ in range(5):
+        start = time.perf_counter_ns()
+        b()
+        times.append(time.perf_counter_ns() - start)
+    return diff, error, float(np.median(times))
+
+
 def _eager_added(prog: Any, args: tuple, backend: str, rounds: int, budget_s: float) -> dict:
     """What the program adds eager over the same generated code calling the backend namespace directly.
 
-    CPU time of the process (``time.process_time``: not the time other processes of a loaded
-    machine take), the variants timed in blocks back to back, in an order drawn at random per
-    round; the estimate is the median over rounds of the per-round ratio (the variants of a round
-    see the same state of the machine). ``rounds`` is cut so that the measurement lasts about
-    ``budget_s`` of CPU time (no fewer than 12 rounds) where one call is slow. Before timing, the
-    variants must give the same outputs (the direct one is a real reference, not a guess).
-    Variants: ``hedera`` (the program's forward), ``direct`` (the reference), ``call`` (the whole
-    ``prog(params, *args)``: flattening, checks, output structure), ``fronts`` (through hedera's
-    dispatching fronts instead of the bound namespace).
+    Two measures of the same question. *Calls*: the function calls (Python and C) one forward
+    makes, counted with ``sys.setprofile``, program minus reference, per graph node: deterministic,
+    so real work per node shows as a nonzero count whatever the load. *Time*: pairs of single
+    forwards, program and reference back to back in random order, the trimmed mean of the
+    within-pair differences with its standard error (``_paired_difference``), as ns per node and
+    as % of the reference's forward, with a 95% interval (1.96 standard errors). Before timing,
+    the variants must give the same outputs (the reference is a real one, not a guess).
+    ``call`` (the whole ``prog(params, *args)``: flattening, checks, output structure) and
+    ``fronts`` (the same code through hedera's dispatching fronts) are timed in blocks
+    (``benchlib.paired_block_times``, ``rounds`` rounds at most).
     """
     sync = benchlib.sync_for(backend)
     params = prog.parameters(backend=backend)
@@ -300,23 +363,109 @@ def _eager_added(prog: Any, args: tuple, backend: str, rounds: int, budget_s: fl
     for name in ("hedera", "fronts"):
         for got, ref in zip(variants[name]()[0], want, strict=True):
             np.testing.assert_allclose(hd.to_numpy(got), hd.to_numpy(ref), rtol=1e-6, atol=1e-6)
+    nodes = _graph_nodes(prog)
+    calls = {name: _python_calls(variants[name]) for name in ("hedera", "direct")}
+    diff_ns, error_ns, direct_ns = _paired_difference(variants["hedera"], variants["direct"], budget_s)
     block_s = 0.01 if rounds > 3 else 1e-4
     start = time.process_time()
     variants["hedera"]()
     one = max(time.process_time() - start, block_s)
-    rounds = min(rounds, max(12, int(budget_s / (len(variants) * one)))) if rounds > 3 else rounds
-    per_call = benchlib.paired_block_times(variants, rounds, block_s=block_s)
-    nodes = _graph_nodes(prog)
-    ratio = per_call["ratio_hedera_direct"]
+    few = min(rounds, max(6, int(budget_s / 4 / (4 * one)))) if rounds > 3 else rounds
+    per_call = benchlib.paired_block_times(
+        {k: variants[k] for k in ("hedera", "direct", "call", "fronts")}, few, block_s=block_s
+    )
     return {
         f"{backend}_eager_ms": per_call["hedera"] * 1e3,
-        f"{backend}_direct_ms": per_call["direct"] * 1e3,
-        f"{backend}_eager_added_pct": (ratio - 1) * 100,
-        f"{backend}_added_ns_per_node": (ratio - 1) * per_call["direct"] / nodes * 1e9,
+        f"{backend}_direct_ms": direct_ns / 1e6,
+        f"{backend}_eager_added_pct": diff_ns / direct_ns * 100,
+        f"{backend}_eager_added_ci_pct": 1.96 * error_ns / direct_ns * 100,
+        f"{backend}_added_ns_per_node": diff_ns / nodes,
+        f"{backend}_added_ci_ns_per_node": 1.96 * error_ns / nodes,
+        f"{backend}_calls_per_node": calls["direct"] / nodes,
+        f"{backend}_added_calls": calls["hedera"] - calls["direct"],
         f"{backend}_call_overhead_us": (per_call["call"] - per_call["hedera"]) * 1e6,
-        # a ratio of medians (the per-round ratio is the first two variants'): informative only
+        # a ratio of block medians: informative only
         f"{backend}_fronts_added_pct": (per_call["fronts"] / per_call["direct"] - 1) * 100,
-        f"{backend}_eager_rounds": rounds,
+        f"{backend}_eager_rounds": few,
+    }
+
+
+# ---- the per-node cost in isolation: a long chain of cheap ops ----------------------------------
+
+#: the chain's ops, cycled: torch's op, and the backend namespace's function a hand translation calls
+CHAIN_OPS = (
+    ("sin", lambda x: x.sin(), "sin", ()),
+    ("mul", lambda x: x * 0.5, "multiply", (0.5,)),
+    ("add", lambda x: x + 1.0, "add", (1.0,)),
+    ("unsqueeze+view", lambda x: x.unsqueeze(0).reshape(-1), None, ()),
+)
+
+
+def _chain(nodes: int) -> tuple[Callable, Callable]:
+    """A torch function of ``nodes`` cheap ops on a 1-element tensor, and its translation by hand."""
+
+    def fn(x: Any) -> Any:
+        for i in range(nodes):
+            x = CHAIN_OPS[i % len(CHAIN_OPS)][1](x)
+        return x
+
+    lines = ["def by_hand(x):"]
+    for i in range(nodes):
+        _, _, name, extra = CHAIN_OPS[i % len(CHAIN_OPS)]
+        if name is None:  # what export records: unsqueeze then view
+            lines += ["    x = ns.expand_dims(x, axis=0)", "    x = ns.reshape(x, (-1,))"]
+        else:
+            lines.append(f"    x = ns.{name}(x{''.join(f', {e!r}' for e in extra)})")
+    lines.append("    return x")
+    return fn, "\n".join(lines)
+
+
+def chain_rows(eager_backends: list[str], nodes: int, budget_s: float) -> list[dict]:
+    """The program's per-node cost where it dominates: a chain of cheap ops on one element.
+
+    The reference is the chain written by hand as straight-line calls of the backend namespace's
+    functions (``ns.sin(x)``, ``ns.multiply(x, 0.5)``...): no generated code, no op table. What
+    the program adds over it per node is the whole cost of the conversion per node (the lowerings'
+    frames, argument handling), on the cheapest ops there are.
+    """
+    import torch
+
+    fn, source = _chain(nodes)
+    x0 = torch.full((1,), 0.25)
+    prog = hd.interop.from_torch(fn, (x0,))
+    return [_chain_row(prog, x0, source, backend, budget_s) for backend in eager_backends]
+
+
+def _chain_row(prog: Any, x0: Any, source: str, backend: str, budget_s: float) -> dict:
+    sync = benchlib.sync_for(backend)
+    scope = {"ns": hd.namespace(backend)}
+    exec(source, scope)
+    by_hand = scope["by_hand"]
+    x = hd.asarray(x0.numpy(), backend=backend)
+    forward = prog._compiled.get(backend) or prog._compile(backend)
+    consts = prog._constants_for(backend)
+
+    def program() -> Any:
+        with hd.use_backend(backend):
+            return sync(forward({}, consts, [x])[0][0])
+
+    def reference() -> Any:
+        with hd.use_backend(backend):
+            return sync(by_hand(x))
+
+    np.testing.assert_allclose(hd.to_numpy(program()), hd.to_numpy(reference()), rtol=1e-6)
+    calls = {"program": _python_calls(program), "by_hand": _python_calls(reference)}
+    diff_ns, error_ns, ref_ns = _paired_difference(program, reference, budget_s)
+    nodes = _graph_nodes(prog)
+    return {
+        "backend": backend,
+        "graph_nodes": nodes,
+        "by_hand_us": ref_ns / 1e3,
+        "added_ns_per_node": diff_ns / nodes,
+        "added_ci_ns_per_node": 1.96 * error_ns / nodes,
+        "added_pct": diff_ns / ref_ns * 100,
+        "added_ci_pct": 1.96 * error_ns / ref_ns * 100,
+        "added_calls_per_node": (calls["program"] - calls["by_hand"]) / nodes,
     }
 
 
@@ -455,6 +604,7 @@ def _from_torch(args: argparse.Namespace) -> dict[str, list[dict]]:
     return {
         "models": from_torch_rows(models, backends, eager_backends, repeat, target_s, rounds, args.quick),
         "size": [] if args.skip_sizes else size_rows(backends),
+        "chain": chain_rows(eager_backends, CHAIN_NODES[args.quick], 0.05 if args.quick else CHAIN_BUDGET_S),
     }
 
 
@@ -486,8 +636,9 @@ def _eager_table(rows: list[dict]) -> list[str]:
     """Eager, per model and backend: the forward's time and what the program adds over the namespace."""
     backends = [b for b in EAGER if any(f"{b}_eager_added_pct" in r for r in rows)]
     lines = [
-        "| model | backend | nodes | eager ms | added (%) | added ns/node | call µs | through fronts (%) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| model | backend | nodes | eager ms | added (%, 95% CI) | added ns/node (95% CI) | calls/node "
+        "| added calls | call µs | through fronts (%) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         for b in backends:
@@ -496,19 +647,53 @@ def _eager_table(rows: list[dict]) -> list[str]:
             fronts = r.get(f"{b}_fronts_added_pct")
             lines.append(
                 f"| {r['model']} | {b} | {r['graph_nodes']} | {r[f'{b}_eager_ms']:.3f} | "
-                f"{r[f'{b}_eager_added_pct']:+.2f} | {r[f'{b}_added_ns_per_node']:+.0f} | "
+                f"{_pm(r, f'{b}_eager_added_pct', f'{b}_eager_added_ci_pct', 2)} | "
+                f"{_pm(r, f'{b}_added_ns_per_node', f'{b}_added_ci_ns_per_node', 0)} | "
+                f"{r.get(f'{b}_calls_per_node', float('nan')):.1f} | {r.get(f'{b}_added_calls', '-')} | "
                 f"{r[f'{b}_call_overhead_us']:.0f} | "
                 f"{'-' if fronts is None else f'{fronts:+.2f}'} |"
             )
     added = [
-        (r[f"{b}_eager_added_pct"], r["model"], b)
+        (
+            r[f"{b}_eager_added_pct"] + r.get(f"{b}_eager_added_ci_pct", 0.0),
+            r[f"{b}_eager_added_pct"],
+            r.get(f"{b}_eager_added_ci_pct", float("nan")),
+            r["model"],
+            b,
+        )
         for r in rows
         for b in backends
         if f"{b}_eager_added_pct" in r
     ]
     if added:
-        pct, model, backend = max(added)
-        lines += ["", f"Largest eager added cost: {pct:+.2f}% ({model}, {backend}; target: at most 2%)."]
+        _, pct, ci, model, backend = max(added)
+        extra = sorted({r.get(f"{b}_added_calls") for r in rows for b in backends} - {None})
+        lines += [
+            "",
+            f"Largest upper end of the 95% interval: {pct:+.2f} ± {ci:.2f}% ({model}, {backend}; "
+            f"target: at most 2%). Calls the program makes beyond the reference's, per forward: "
+            f"{', '.join(str(e) for e in extra) or '-'}.",
+        ]
+    return lines
+
+
+def _pm(row: dict, key: str, ci_key: str, digits: int) -> str:
+    """``+1.23 ± 0.45``: a row's estimate and the half-width of its 95% interval (older files: none)."""
+    ci = row.get(ci_key)
+    return f"{row[key]:+.{digits}f}" + ("" if ci is None else f" ± {ci:.{digits}f}")
+
+
+def _chain_table(rows: list[dict]) -> list[str]:
+    lines = [
+        "| backend | nodes | by hand (µs) | added ns/node (95% CI) | added (%, 95% CI) | added calls/node |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['backend']} | {r['graph_nodes']} | {r['by_hand_us']:.1f} | "
+            f"{r['added_ns_per_node']:+.1f} ± {r['added_ci_ns_per_node']:.1f} | "
+            f"{r['added_pct']:+.2f} ± {r['added_ci_pct']:.2f} | {r['added_calls_per_node']:.2f} |"
+        )
     return lines
 
 
@@ -526,6 +711,8 @@ def tables(result: dict) -> str:
                     )
                 elif "torchax_error" in r:
                     lines.append(f"| {r['model']} | fails: {r['torchax_error']} |")
+    if torch_part.get("chain"):
+        lines += ["", *_chain_table(torch_part["chain"])]
     if torch_part.get("size"):
         lines += [
             "",
@@ -571,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.converters.split(","):
         if name in CONVERTERS:
             result[name] = CONVERTERS[name](args)
-    result["torchax"] = _torchax_status()
+    result["torchax"] = _torchax_status(args.quick)
     result["parts"] = [_part(result)]
     if args.update and args.output.exists():
         result = _merged(json.loads(args.output.read_text()), result)
@@ -600,17 +787,26 @@ def _merged(old: dict, new: dict) -> dict:
             **new[converter],
             "models": sorted(rows, key=lambda r: order.get(r["model"], len(order))),
             "size": new[converter]["size"] or old[converter].get("size", []),
+            "chain": new[converter].get("chain") or old[converter].get("chain", []),
         }
     merged["parts"] = [*old.get("parts", []), *new["parts"]]
     return merged
 
 
-def _torchax_status() -> str:
+def _torchax_status(quick: bool) -> str:
+    """torchax's version, or why it is not measured. Never imports it in quick mode: importing
+    torchax breaks torch.compile for the rest of the process (the smoke test runs in pytest's)."""
     try:
-        import torchax
+        version = importlib.metadata.version("torchax")
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+    if quick:
+        return f"torchax {version} installed, not run in quick mode"
+    try:
+        import torchax  # noqa: F401
     except Exception as e:  # 0.0.5-0.0.13 fail at import with torch 2.13
-        return f"not importable: {type(e).__name__}: {str(e)[:200]}"
-    return f"torchax {getattr(torchax, '__version__', getattr(torchax, 'VERSION', '?'))}"
+        return f"torchax {version} not importable: {type(e).__name__}: {str(e)[:200]}"
+    return f"torchax {version}"
 
 
 if __name__ == "__main__":

@@ -663,20 +663,26 @@ def _interop_table(d: dict) -> list[str]:
         "transformers): the conversion time; forward and gradient step (ms, min of repeats) under "
         "`hd.jit` on jax and tensorflow, next to torch eager and `torch.compile` on the same inputs. "
         "Eager, on every backend: the program's forward (it calls the backend namespace, bound when "
-        "compiled for the backend), what it adds over the same generated code calling the backend "
-        "namespace directly (CPU time, blocks of calls in random order per round, median per-round "
-        "ratio: %, and ns per graph node; target at most 2%; the two run the same functions, so the "
-        "spread of this column is the measurement's resolution), the fixed cost of a call "
-        "`prog(params, *args)` over its forward (flattening, checks, the output structure: µs), and "
-        "what the same code costs through hedera's dispatching fronts instead (a ratio of medians). "
+        "compiled for the backend) and what it adds over the same generated code calling the backend "
+        "namespace directly, measured two ways: the function calls (Python and C) one forward makes, "
+        "counted with `sys.setprofile` (deterministic: *added calls* is the program's count minus the "
+        "reference's), and the time, pairs of single forwards back to back in random order, the "
+        "trimmed mean of the within-pair differences with its 95% interval, as % of the forward and "
+        "ns per graph node (target at most 2%). Then the fixed cost of a call `prog(params, *args)` "
+        "over its forward (flattening, checks, the output structure: µs), and what the same code "
+        "costs through hedera's dispatching fronts instead (a ratio of medians). The chain table "
+        "isolates the per-node cost where it dominates: 400 cheap ops (sin, mul, add, unsqueeze, "
+        "view) on one element, the program against the same chain written by hand as straight-line "
+        "calls of the backend namespace's functions (no generated code, no op table). "
         "Then the size of the compiled program against a direct translation by hand (jaxpr "
         f"equations, TF graph ops). {load_text} (a shared machine: wall timings are noisy).",
         "",
         interop.tables(d),
         "",
         f"torchax: {d.get('torchax', '?')}. Versions 0.0.5 to 0.0.13 fail at import with torch 2.13 "
-        "(`aten.prod` has no overload `dim_Dimname`); 0.0.4 imports and runs `extract_jax`, and its "
-        "column appears above when it is installed.",
+        "(`aten.prod` has no overload `dim_Dimname`); 0.0.4, the newest that imports, is the bench "
+        "extra's (`torchax==0.0.4`): its table above (forward and gradient under `jax.jit`, "
+        "`torchax.extract_jax`), with the models it fails on and its error.",
         "",
     ]
     return lines

@@ -97,7 +97,7 @@ class DType:
             return True
         if isinstance(other, DType):
             return False
-        return _lookup_native(other) is self
+        return _native_name(other) == self.name
 
     def __ne__(self, other: object) -> _builtin_bool:
         return not self.__eq__(other)
@@ -128,14 +128,14 @@ all_dtypes: tuple[DType, ...] = (
 )  # fmt: skip
 _BY_NAME: dict[str, DType] = {d.name: d for d in all_dtypes}
 
-# native dtype object -> hedera DType. Backends register their dtypes when they load;
-# NumPy's are registered here since numpy is always present.
-_NATIVE: dict[Any, DType] = {}
+# native dtype object -> the name of its hedera DType. Backends register their dtypes when they
+# load; NumPy's are registered here since numpy is always present.
+_NATIVE: dict[Any, str] = {}
 
 
 def register_native(native: Any, hd_dtype: DType) -> None:
     """Record that the framework dtype object ``native`` means ``hd_dtype`` (called by backends)."""
-    _NATIVE[native] = hd_dtype
+    _NATIVE[native] = hd_dtype.name
 
 
 for _d in all_dtypes:
@@ -144,8 +144,8 @@ for _d in all_dtypes:
         register_native(_d.dtype.type, _d)
 
 
-def _lookup_native(obj: Any) -> DType | None:
-    """The hedera dtype for a native dtype object, or None. Never imports a framework."""
+def _native_name(obj: Any) -> str | None:
+    """The name of the hedera dtype for a native dtype object, or None. Never imports a framework."""
     if isinstance(obj, (int, float, complex)):
         # TensorFlow's DType objects hash and compare equal to their enum ints (tf.int16 == 5),
         # so without this a plain number would be taken for a registered TF dtype
@@ -173,8 +173,18 @@ def _lookup_native(obj: Any) -> DType | None:
 
 # A constant to torch.compile (what torch.compiler.assume_constant_result sets): dynamo calls
 # it at trace time instead of tracing the lookup in _NATIVE, whose keys (TensorFlow's C
-# DType objects, say) it cannot hash. See docs/dispatch.md, "Compiled code".
-_lookup_native._dynamo_marked_constant = True  # type: ignore[attr-defined]
+# DType objects, say) it cannot hash. See docs/dispatch.md, "Compiled code". It returns a
+# name, not the DType: dynamo stores a constant function's result under a global name of its
+# own (a ConstantSource), and an *object* reached that way and also as ``hd.float32`` gets an
+# aliasing guard naming that source, which torch 2.13 cannot evaluate ("Guard failed on the
+# same frame it was created ... name 'sub_lookup_native' is not defined"); a str is a plain
+# constant, and ``_BY_NAME[name]`` is traced.
+_native_name._dynamo_marked_constant = True  # type: ignore[attr-defined]
+
+
+def _lookup_native(obj: Any) -> DType | None:
+    """The hedera dtype for a native dtype object, or None. Never imports a framework."""
+    return _BY_NAME.get(_native_name(obj))  # type: ignore[arg-type]
 
 
 def as_hedera_dtype(obj: Any, argname: str = "dtype") -> DType:

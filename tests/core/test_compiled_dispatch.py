@@ -234,6 +234,30 @@ def test_torch_compile_dtype_query_then_cast(torch_module):
         assert out.item() == pytest.approx(5.0 * scale**2)
 
 
+def test_torch_compile_dtype_compared_with_a_hedera_dtype(torch_module):
+    """``hd.dtype(x) != hd.float32`` in a compiled frame: the same DType object, reached through
+    hd.dtype's constant-result lookup and as ``hd.float32``, once left dynamo an aliasing guard it
+    cannot evaluate ("Guard failed on the same frame it was created ... name 'sub_lookup_native'
+    is not defined"), which broke every converted torch program under hd.jit on torch."""
+    torch = torch_module
+
+    def f(x):
+        d = hd.dtype(x)
+        if d != hd.float32:
+            return x - 1
+        if d is hd.float32 and hd.float32 == x.dtype and hd.dtype(x * 2) == d:
+            return x * 2
+        return x + 1
+
+    counter = CountingBackend()
+    for compiled in (torch.compile(f, fullgraph=True, backend=counter), hd.jit(f)):
+        for x in (torch.arange(3.0), torch.arange(3.0) + 1):  # the second call runs the guards
+            np.testing.assert_array_equal(compiled(x).numpy(), (x * 2).numpy())
+        x64 = torch.arange(3.0, dtype=torch.float64)
+        np.testing.assert_array_equal(compiled(x64).numpy(), (x64 - 1).numpy())
+    assert counter.graphs == 2  # float32 once, float64 once
+
+
 def recording_guard_filter(keep_entry):
     """A guard_filter_fn keeping the entries ``keep_entry`` accepts, recording (name, kept)."""
     seen: list[tuple[str, bool]] = []

@@ -67,10 +67,6 @@ def _leaves(tree: object) -> list:
 def test_cond_takes_the_branch_torch_takes(backend, jit):
     if not hasattr(hd, "cond"):
         pytest.skip("hd.cond is not in this hedera")
-    if jit and backend == "torch":
-        # torch.compile of hd.cond's torch.cond fails in dynamo ("Guard failed on the same frame it
-        # was created ... name 'sub_lookup_native' is not defined"): reported, not hedera.interop's
-        pytest.xfail("torch.compile guard bug with hd.cond's C-front polyfills")
     prog = hd.interop.from_torch(branch, (torch.tensor([1.0, -3.0]),))
     assert "hd.cond(" in prog.code
     run = hd.jit(prog) if jit else prog

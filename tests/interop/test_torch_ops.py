@@ -229,7 +229,12 @@ DYNAMIC = {"sym_size", "sym_numel", "sym_stride", "sym_storage_offset", "sym_is_
 @functools.cache
 def _opinfos() -> dict[str, list]:
     from torch.testing._internal.common_methods_invocations import op_db
+    from torch.testing._internal.opinfo import core as opinfo_core
 
+    # OpInfo.sample_inputs looks for the unittest.TestCase running it (its per-sample skips) with
+    # inspect.stack(), which reads the source of every frame: about 0.5 s per call under pytest,
+    # a third of this file's time. These tests are pytest functions: there is no such TestCase.
+    opinfo_core.extract_test_fn = lambda: None
     table: dict[str, list] = {}
     for info in op_db:
         table.setdefault(

@@ -245,6 +245,12 @@ def test_interop_quick(tmp_path, capsys):
         assert r["convert_s"] > 0 and r["graph_nodes"] > 0
         for b in ("jax", "tensorflow"):
             assert r[f"{b}_forward_ms"] > 0 and r[f"{b}_grad_ms"] > 0 and r[f"{b}_direct_ms"] > 0
+            # the program makes the reference's calls, no more (a deterministic count)
+            assert r[f"{b}_added_calls"] == 0 and r[f"{b}_eager_added_ci_pct"] >= 0
+    chain = {r["backend"]: r for r in result["from_torch"]["chain"]}
+    assert {"jax", "tensorflow"} <= set(chain)
+    for r in chain.values():
+        assert r["graph_nodes"] >= 40 and r["by_hand_us"] > 0 and r["added_ci_ns_per_node"] >= 0
     sizes = {r["model"]: r for r in result["from_torch"]["size"]}
     assert set(sizes) == {"mlp", "cnn"} and all(
         r["jaxpr_eqns"] > 0 and r["tf_ops"] > 0 for r in sizes.values()

@@ -538,7 +538,9 @@ class _DirectNamespace(SimpleNamespace):
 
     A program compiled for one backend knows where its arrays live, so the front's dispatch (a
     type lookup per call, 30-150 ns; more than 2% of a torch op of a few µs) is paid once, here.
-    Names the namespace lacks, and what is not a function (``hd.nn``, dtypes), are hedera's own.
+    Names the namespace lacks, and what is not a function (``hd.nn``, dtypes), are hedera's own,
+    bound as attributes too: every public name is one attribute read, as on a module.
+    ``__getattr__`` serves only names hedera gains after the binding.
     """
 
     def __getattr__(self, name: str) -> Any:
@@ -557,12 +559,9 @@ def _bound_to(backend: str) -> tuple[Any, Any]:
     ns = hd.namespace(backend)
     direct = _DirectNamespace(
         **{
-            name: getattr(ns, name)
+            name: getattr(ns, name) if _bound_in(ns, name) else getattr(hd, name)
             for name in dir(hd)
             if not name.startswith("_")
-            and name not in _KEPT_FRONTS
-            and callable(getattr(ns, name, None))
-            and not isinstance(getattr(ns, name), type)
         }
     )
     source = vars(_aten)
@@ -572,6 +571,14 @@ def _bound_to(backend: str) -> tuple[Any, Any]:
             scope[name] = _rebound(value, scope)
     _BOUND[backend] = found = (direct, SimpleNamespace(**scope))
     return found
+
+
+def _bound_in(ns: Any, name: str) -> bool:
+    """Whether the programs call backend namespace ``ns``'s ``name`` instead of hedera's front."""
+    if name in _KEPT_FRONTS:
+        return False
+    value = getattr(ns, name, None)
+    return callable(value) and not isinstance(value, type)
 
 
 def _rebound(fn: types.FunctionType, scope: dict) -> types.FunctionType:
@@ -693,9 +700,14 @@ class _Codegen:
         self._emit_nodes(graph, lambda node: self._output(node, sig, OutputKind))
 
     def _emit_nodes(self, graph: Any, output: Callable[[Any], None]) -> None:
+        last_use = {}
+        for node in graph.nodes:
+            for used in node.all_input_nodes:
+                last_use[used] = node
         for node in graph.nodes:
             if node.op == "call_function":
                 self._call(node)
+                self._free_after(node, last_use)
             elif node.op == "output":
                 output(node)
             elif node.op == "get_attr":
@@ -704,6 +716,19 @@ class _Codegen:
                 raise UnsupportedError(
                     f"from_torch: graph node {node.name!r} of kind {node.op} is not supported"
                 )
+
+    def _free_after(self, node: Any, last_use: dict) -> None:
+        """``del`` the intermediate results ``node`` was the last to use, as torch.fx's own code does:
+        each is freed where the graph is done with it, so the framework's allocator reuses its
+        memory, instead of every intermediate living until the function returns (measured on a
+        chain of 400 cheap ops: +70 ns per node on numpy, +110 on torch, +520 on TensorFlow)."""
+        dead = [
+            self.names[u]
+            for u in node.all_input_nodes
+            if last_use.get(u) is node and u.op == "call_function" and u in self.names
+        ]
+        if dead:
+            self._line("del " + ", ".join(dead), None)
 
     def _emit_subgraphs(self) -> None:
         """The branch and body graphs of ``cond``/``while_loop``/``scan``, as functions after forward."""
@@ -835,7 +860,51 @@ class _Codegen:
             self.unsupported.append(_Unsupported(op=f"{packet}.{overload}", node=node.name, row=row))
         args, kwargs = _drop_placement(op, node.args, node.kwargs)
         args = self._promoted(row, node, args)
+        inlined = self._inlined(row.fn, node, args, kwargs)
+        if inlined is not None:
+            self._line(f"{name} = {inlined}", node)
+            return
         self._line(f"{name} = {_callee(row.fn)}({self._args(args, kwargs)})", node)
+
+    def _inlined(self, fn: Callable, node: Any, args: tuple, kwargs: dict) -> str | None:
+        """The call of a lowering that only renames or reorders, written as what it calls.
+
+        ``aten.add(x, y)`` is ``hd.add(x, y)`` when there is no ``alpha``, ``aten.view(x, [2, -1])``
+        is ``hd.reshape(x, (2, 16))`` (its output shape) when static, ``aten.clone(x)`` is ``x``: the
+        graph's static facts (a size, a rank) are read here, once, instead of by a Python frame of
+        the lowering at every call. None where the lowering must run.
+        """
+        import torch
+
+        renamed = _RENAMED.get(fn.__name__)
+        if fn is not getattr(_aten, fn.__name__, None) or renamed is None:
+            return None
+        if fn.__name__ == "assertion":
+            return "None"
+        if not args or kwargs or not isinstance(args[0], (torch.fx.Node, _Cast)):
+            return None
+        x = self._render(args[0])
+        rest = args[1:]
+        val = getattr(args[0], "meta", {}).get("val")
+        out = node.meta.get("val")
+        if fn.__name__ in ("clone", "alias") and not rest:
+            return x
+        if fn.__name__ in ("add", "sub") and len(rest) == 1:
+            return f"hd.{renamed}({x}, {self._render(rest[0])})"
+        if fn.__name__ == "unsqueeze" and len(rest) == 1 and isinstance(rest[0], int):
+            return f"hd.expand_dims({x}, axis={rest[0]})"
+        if fn.__name__ == "view" and len(rest) == 1 and _static(rest[0]):
+            # the output's shape: a -1 resolved once here, not by the framework at every call
+            static_out = isinstance(out, torch.Tensor) and _static(tuple(out.shape))
+            shape = tuple(out.shape) if static_out else rest[0]
+            return f"hd.reshape({x}, {_tuple_text(shape)})"
+        if fn.__name__ == "permute" and len(rest) == 1 and isinstance(val, torch.Tensor) and _static(rest[0]):
+            if val.ndim == 0:
+                return x
+            return f"hd.permute_dims({x}, {_tuple_text([d % val.ndim for d in rest[0]])})"
+        if fn.__name__ == "expand" and isinstance(out, torch.Tensor) and _static(tuple(out.shape)):
+            return f"hd.broadcast_to({x}, {_tuple_text(out.shape)})"
+        return None
 
     def _promoted(self, row: _aten.Row, node: Any, args: tuple) -> tuple:
         """``args`` with torch's type promotion made explicit as casts (``_Cast`` markers)."""
@@ -879,6 +948,29 @@ class _Codegen:
         raise UnsupportedError(
             f"from_torch: cannot express the graph argument {value!r} ({type(value).__name__})"
         )
+
+
+#: lowerings of :mod:`hedera.interop._aten` that :meth:`_inlined` writes as a direct call -> the call
+_RENAMED = {
+    "add": "add",
+    "sub": "subtract",
+    "view": "reshape",
+    "unsqueeze": "expand_dims",
+    "permute": "permute_dims",
+    "expand": "broadcast_to",
+    "clone": "",
+    "alias": "",
+    "assertion": "",
+}
+
+
+def _static(sizes: Any) -> bool:
+    """Whether ``sizes`` is a sequence of Python ints (no symbolic size of a dynamic dimension)."""
+    return isinstance(sizes, (list, tuple)) and all(type(s) is int for s in sizes)
+
+
+def _tuple_text(sizes: Sequence[int]) -> str:
+    return "(" + "".join(f"{int(s)}, " for s in sizes).rstrip() + ")"
 
 
 class _Cast(SimpleNamespace):
