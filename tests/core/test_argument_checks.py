@@ -146,6 +146,10 @@ def test_integer_likes_and_legitimate_values_pass(backend):
         np.testing.assert_allclose(
             hd.to_numpy(tensordot(x, x, axes=((0,), (0,)))), np.tensordot(ref, ref, axes=((0,), (0,)))
         )
+        for mixed in ((1, 1), (1, [1]), ((0,), 0)):  # an int in the pair: one axis, as NumPy
+            np.testing.assert_allclose(
+                hd.to_numpy(tensordot(x, x, axes=mixed)), np.tensordot(ref, ref, axes=mixed)
+            )
     for full in _fronts("full"):
         np.testing.assert_allclose(hd.to_numpy(full(2, 1 + 2j, backend=backend)), [1 + 2j, 1 + 2j])
     for zeros in _fronts("zeros"):

@@ -84,7 +84,7 @@ def tensordot(x1, x2, /, *, axes=2):
             raise InvalidAxisError(f"tensordot: axes={axes} must be in [0, {min(r1, r2)}]")
         a1, a2 = list(range(r1 - axes, r1)), list(range(axes))
     else:
-        a1, a2 = list(axes[0]), list(axes[1])
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)  # (an int: one axis)
         if len(a1) != len(a2):
             raise InvalidAxisError("tensordot: the two sequences of axes must have the same length")
         a1 = [normalize_axis(a, r1, "axes") for a in a1]
