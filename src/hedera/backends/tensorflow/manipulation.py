@@ -234,5 +234,11 @@ _NO_REPS = np.zeros(0, np.int32)  # (an empty list would convert to float32)
 
 def unstack(x, /, *, axis=0):
     """The slices of ``x`` along ``axis``, as a tuple."""
-    axis = normalize_axis(axis, ndim(x))
-    return tuple(tf.unstack(x, axis=axis))
+    shape = x.shape
+    rank = shape.rank
+    axis = normalize_axis(axis, ndim(x) if rank is None else rank)
+    num = shape[axis] if rank else None
+    if num is None:  # (a 0-d input, or a length unknown in tf.function: tf.unstack decides)
+        return tuple(tf.unstack(x, axis=axis))
+    # tf.unstack's own op, without its wrapper's conversion and checks (about 1 us)
+    return tuple(gen_array_ops.unpack(x, num=num, axis=axis))
