@@ -92,6 +92,7 @@ def native_mismatches(expected: inspect.Signature, actual: inspect.Signature) ->
     exp, act = list(expected.parameters.values()), list(actual.parameters.values())
     act_by_name = {p.name: p for p in act}
     positional = [p for p in act if p.kind in _POSITIONAL or p.kind is inspect.Parameter.VAR_POSITIONAL]
+    taken_by_varargs: list[inspect.Parameter] = []
     i = 0
     for p in exp:
         if p.kind is inspect.Parameter.KEYWORD_ONLY:
@@ -105,6 +106,13 @@ def native_mismatches(expected: inspect.Signature, actual: inspect.Signature) ->
                 problems.append(f"{p.name}: default {q.default!r}, expected {p.default!r}")
             continue
         q = positional[i] if i < len(positional) else None
+        if q is not None and q.kind is inspect.Parameter.VAR_POSITIONAL:
+            # a framework's *args takes this positional argument and every later one (np.einsum's
+            # *operands takes the table's subscripts and *operands); not one passed by keyword
+            if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p.name not in act_by_name:
+                problems.append(f"{p.name}: expected positional-or-keyword {p.name!r}, got {_describe(q)}")
+            taken_by_varargs = [q]
+            continue
         i += 1
         if q is None:
             problems.append(f"positional parameter {p.name!r} is not accepted")
@@ -114,7 +122,7 @@ def native_mismatches(expected: inspect.Signature, actual: inspect.Signature) ->
             problems.append(f"{p.name}: expected positional-or-keyword {p.name!r}, got {_describe(q)}")
         elif p.default is not inspect.Parameter.empty and not _same_default(q.default, p.default):
             problems.append(f"{p.name}: default {q.default!r}, expected {p.default!r}")
-    problems += _bad_extras(exp, act, skip=positional[:i])
+    problems += _bad_extras(exp, act, skip=positional[:i] + taken_by_varargs)
     return problems
 
 

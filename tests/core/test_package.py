@@ -45,7 +45,7 @@ def test_import_hedera_runs_only_the_front():
     executed = set(out["imported"])
     assert executed <= {
         "hedera", "hedera._api", "hedera._dispatch", "hedera._fastfront", "hedera._fastpath", "hedera._front",
-        "hedera._front_rows",
+        "hedera._front_rows", "hedera._argkinds",
         "hedera._front_manual", "hedera.backends", "hedera.dtypes", "hedera.errors", "hedera.fft",
         "hedera.linalg", "hedera.typing", "hedera.jit", "hedera.tree", "hedera.container", "hedera.io",
         "hedera.autodiff", "hedera._error_path", "hedera.control", "hedera._lazy",
