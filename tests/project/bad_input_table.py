@@ -89,6 +89,15 @@ class Kind:
 
 _FLOAT_NOT_NUMBER = (Bad("str", ("1.0",), TYPE), Bad("None", (None,), TYPE))
 _NON_FINITE = Bad("non-finite", (math.nan, math.inf, -math.inf), VALUE)
+#: what no shape is: a shape's and reshape's shape's (which takes one -1 besides) wrong values
+_NOT_A_SHAPE = (
+    Bad("float", (2.0, (2.0, 3)), TYPE),
+    Bad("str", ("2",), TYPE),
+    Bad("None", (None,), TYPE),
+    Bad("bool in tuple", ((True, 3),), TYPE),
+    Bad("array", (ARRAY_VALUE,), TYPE),
+    Bad("negative", ((-2, 3), (2, -3)), VALUE),
+)
 
 KINDS: dict[str, Kind] = {
     k.name: k
@@ -132,31 +141,9 @@ KINDS: dict[str, Kind] = {
         Kind("size", 2, (*_not_int(none_ok=False), Bad("non-positive", (0, -1), VALUE))),
         Kind("size?", None, (*_not_int(none_ok=True), Bad("non-positive", (0, -1), VALUE))),
         # a shape: an int or a tuple of ints >= 0
-        Kind(
-            "shape",
-            (2, 3),
-            (
-                Bad("float", (2.0, (2.0, 3)), TYPE),
-                Bad("str", ("2",), TYPE),
-                Bad("None", (None,), TYPE),
-                Bad("bool in tuple", ((True, 3),), TYPE),
-                Bad("array", (ARRAY_VALUE,), TYPE),
-                Bad("negative", ((-2, 3), (2, -3)), VALUE),
-            ),
-        ),
+        Kind("shape", (2, 3), _NOT_A_SHAPE),
         # reshape's shape: as a shape, and one -1 may stand for the size that fits
-        Kind(
-            "newshape",
-            (3, 2),
-            (
-                Bad("float", (2.0, (2.0, 3)), TYPE),
-                Bad("str", ("2",), TYPE),
-                Bad("None", (None,), TYPE),
-                Bad("bool in tuple", ((True, 3),), TYPE),
-                Bad("array", (ARRAY_VALUE,), TYPE),
-                Bad("negative", ((-2, 3), (2, -3)), VALUE),
-            ),
-        ),
+        Kind("newshape", (3, 2), _NOT_A_SHAPE),  # (-1 is allowed, -2 not)
         # tensordot's axes: a count >= 0, or a pair of axes (negative axes count from the end)
         Kind("contraction", 2, (*_not_int(none_ok=False), Bad("negative", (-1, -2), VALUE))),
         # ints per spatial dimension (kernel sizes, strides): an int or a sequence of ints >= 1
