@@ -69,7 +69,9 @@ def asarray(
         ns = load_backend(source) if source else current_namespace()
     else:
         ns = load_backend(backend)
-        if source is not None and source != backend:
+        # (NumPy into jax: jnp.asarray's own array, uncommitted unless device= is given, as jax users
+        # get it; DLPack's import would commit it to its device)
+        if source is not None and source != backend and not (source == "numpy" and backend == "jax"):
             obj = _convert(obj, source, backend)  # may share memory: copy=True still copies below
     try:
         return ns.asarray(obj, dtype=dtype, device=device, copy=copy)

@@ -73,3 +73,21 @@ def test_from_dlpack_of_numpy_views(backend):
     if backend in ("torch", "jax"):
         with pytest.raises(BufferError):
             xp.from_dlpack(LAYOUTS["reversed"], copy=False)
+
+
+def test_numpy_into_jax_is_uncommitted_unless_a_device_is_given():
+    """As jnp.asarray: an uncommitted array (free to join arrays on other devices); DLPack's import,
+    which hd.asarray used, commits it. ``device=`` commits it, as in jax."""
+    require_backend("jax")
+    import jax
+    import jax.numpy as jnp
+
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    y = hd.asarray(x, backend="jax")
+    assert y.committed is jnp.asarray(x).committed is False
+    np.testing.assert_array_equal(np.asarray(y), x)
+    cpu = jax.devices("cpu")[0]
+    assert (
+        hd.asarray(x, backend="jax", device="cpu").committed is jnp.asarray(x, device=cpu).committed is True
+    )
+    assert hd.asarray(x[:, ::-1], backend="jax").committed is False  # a view: jnp.asarray copies it too
