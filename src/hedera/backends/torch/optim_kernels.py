@@ -1,0 +1,106 @@
+"""The fused optimizer kernels of :mod:`hedera.nn_ops` on torch: ``torch.optim``'s ``fused=True`` kernels.
+
+``torch._fused_adam_``, ``torch._fused_adamw_`` and ``torch._fused_sgd_`` update every parameter in
+one pass (read the parameter, its gradient and state, write the parameter and state), where
+hedera's stages make one pass per elementwise operation (14 for Adam). They run eagerly only,
+outside autograd and ``torch.func`` transforms, on plain tensors of one floating dtype and device
+with matching shapes; anywhere else the kernels return None and ``hd.optim``'s stages run (under
+``torch.compile`` those are what inductor fuses). They are called exactly as ``torch.optim``'s
+``_fused_adam``/``_fused_sgd`` call them, so the results equal ``torch.optim``'s with
+``fused=True`` bit for bit (tests/optim/test_fused_optim.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+
+import torch
+
+_FUSED_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_TENSOR_ONLY = {torch.Tensor}
+_dtype_of = operator.attrgetter("dtype")
+_device_of = operator.attrgetter("device")
+_shape_of = operator.attrgetter("shape")
+_requires_grad = operator.attrgetter("requires_grad")
+_interpreters = torch._C._functorch.peek_interpreter_stack
+
+
+def _applies(lists) -> bool:
+    """Eagerly, outside transforms and autograd, on plain tensors of one floating dtype and device,
+    the lists of one length and shapes (the first list's)."""
+    if torch.compiler.is_compiling() or _interpreters() is not None:
+        return False
+    first = lists[0]
+    shapes = list(map(_shape_of, first))
+    n = len(first)
+    for xs in lists[1:]:
+        if len(xs) != n or set(map(type, xs)) != _TENSOR_ONLY or list(map(_shape_of, xs)) != shapes:
+            return False
+    tensors = list(itertools.chain.from_iterable(lists))
+    if set(map(type, first)) != _TENSOR_ONLY or len(set(map(_dtype_of, tensors))) != 1:
+        return False
+    if tensors[0].dtype not in _FUSED_DTYPES or len(set(map(_device_of, tensors))) != 1:
+        return False
+    return not (torch.is_grad_enabled() and any(map(_requires_grad, tensors)))
+
+
+def _owned(xs, reuse: bool) -> list:
+    """``xs`` itself if given up, else copies the kernel may write into."""
+    return list(xs) if reuse else list(map(torch.clone, xs))
+
+
+def _lr(lr):
+    """A float, or a 0-d tensor (a schedule's value) as torch's ``tensor_lr`` overload takes it."""
+    return lr if type(lr) is float else torch.as_tensor(lr)
+
+
+def fused_adam(
+    params, grads, mu, nu, nu_max, count, lr, b1, b2, eps, weight_decay, decoupled, reuse_params, reuse_state
+):
+    lists = [params, grads, mu, nu] if nu_max is None else [params, grads, mu, nu, nu_max]
+    if not _applies(lists) or type(count) is not torch.Tensor or count.ndim != 0:
+        return None
+    params = _owned(params, reuse_params)
+    mu, nu = _owned(mu, reuse_state), _owned(nu, reuse_state)
+    nu_max = [] if nu_max is None else _owned(nu_max, reuse_state)
+    kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
+    kernel(
+        params,
+        list(grads),
+        mu,
+        nu,
+        nu_max,
+        [count] * len(params),
+        amsgrad=bool(nu_max),
+        lr=_lr(lr),
+        beta1=b1,
+        beta2=b2,
+        weight_decay=weight_decay,
+        eps=eps,
+        maximize=False,
+    )
+    return params, mu, nu, (nu_max or None)
+
+
+def fused_sgd(
+    params, grads, buf, count, lr, momentum, dampening, nesterov, weight_decay, reuse_params, reuse_state
+):
+    lists = [params, grads] if buf is None else [params, grads, buf]
+    if not _applies(lists):
+        return None
+    params = _owned(params, reuse_params)
+    buf = [] if buf is None else _owned(buf, reuse_state)
+    torch._fused_sgd_(
+        params,
+        list(grads),
+        buf,
+        weight_decay=weight_decay,
+        momentum=momentum,
+        lr=_lr(lr),
+        dampening=dampening,
+        nesterov=nesterov,
+        maximize=False,
+        is_first_step=bool(buf) and bool(count == 1),
+    )
+    return params, (buf or None)
