@@ -213,3 +213,32 @@ def test_step_writes_into_the_parameters_only_where_its_own_step_made_them():
     opt.step(model, grads)
     for k, v in replaced.flatten_keys().items():
         assert torch.equal(v, snapshot[k]), k
+
+
+def transposed_copy(x: torch.Tensor) -> torch.Tensor:
+    """``x``'s values in a non-contiguous tensor (the transpose of a contiguous one, transposed back)."""
+    return x.t().contiguous().t() if x.ndim == 2 else x
+
+
+@pytest.mark.parametrize("strided", ["grads", "params"])
+@pytest.mark.parametrize("case", ["adam_wd_amsgrad", "adamw", "sgd_nesterov"])
+def test_strided_arrays_give_the_contiguous_results(case, strided):
+    """The kernels walk memory in order: a gradient strided unlike its parameter (a conv's or an
+    RNN's weight gradient) must not scramble the update."""
+    make_hd, _ = CASES[case]
+    runs = {}
+    for layout in ("contiguous", "strided"):
+        opt = make_hd()
+        params = hd.Container(tensors(PARAMS, torch.float32))
+        if layout == "strided" and strided == "params":
+            params = params.map(transposed_copy)
+            assert not params["w"].is_contiguous()
+        state = opt.init(params)
+        for g in GRADS:
+            grads = hd.Container(tensors(g, torch.float32))
+            if layout == "strided" and strided == "grads":
+                grads = grads.map(transposed_copy)
+            params, state = opt.update(grads, state, params)
+        runs[layout] = params
+    for k in SHAPES:
+        assert_same_bits(runs["strided"][k].contiguous(), runs["contiguous"][k], k)

@@ -45,9 +45,25 @@ def _applies(lists) -> bool:
     return not (torch.is_grad_enabled() and any(map(_requires_grad, tensors)))
 
 
+def _contiguous(x):
+    return x if x.is_contiguous() else x.contiguous()
+
+
 def _owned(xs, reuse: bool) -> list:
-    """``xs`` itself if given up, else copies the kernel may write into."""
-    return list(xs) if reuse else list(map(torch.clone, xs))
+    """``xs`` itself if given up (a contiguous copy where one is not), else contiguous copies.
+
+    The kernels walk each tensor's memory in order, whatever its strides: every tensor of a
+    parameter must be contiguous (torch.optim's fused=True computes garbage for a transposed
+    gradient on CPU in torch 2.13).
+    """
+    if reuse:
+        return list(map(_contiguous, xs))
+    return [x.clone(memory_format=torch.contiguous_format) for x in xs]
+
+
+def _grads(grads) -> list:
+    """The gradients, contiguous (a copy where one is not; never written to)."""
+    return list(map(_contiguous, grads))
 
 
 def _lr(lr):
@@ -67,7 +83,7 @@ def fused_adam(
     kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
     kernel(
         params,
-        list(grads),
+        _grads(grads),
         mu,
         nu,
         nu_max,
@@ -93,7 +109,7 @@ def fused_sgd(
     buf = [] if buf is None else _owned(buf, reuse_state)
     torch._fused_sgd_(
         params,
-        list(grads),
+        _grads(grads),
         buf,
         weight_decay=weight_decay,
         momentum=momentum,
