@@ -452,7 +452,8 @@ _FUSED_COMMON = """
 
     The lists hold arrays of one shape per parameter, in one order; ``lr`` is a float or a 0-d
     array. ``reuse_params`` / ``reuse_state``: the caller gives up ``params`` / the state lists,
-    which the kernel may then write the results into. Returns None, touching nothing, where the
+    which the kernel may then write the results into. The new parameters are never part of an
+    autodiff graph (``hd.stop_gradient``'s). Returns None, touching nothing, where the
     backend has no kernel for the call (other backends; torch under ``torch.compile``, inside
     ``torch.func`` transforms, with tensors that need a gradient, or mixed dtypes or devices).
     The algorithm is :mod:`hedera.optim`'s; the rounding is the kernel's own (equal to

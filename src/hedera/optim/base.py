@@ -671,20 +671,24 @@ class Optimizer:
             for name, t in self.stages:
                 updates, new_state[name] = t.update(updates, state[name], params, step, scalars)
             return _map(hd.add, params, updates), new_state
-        leaves, treedef, new_state = self._update_flat(grads, state, params, in_place, None)
+        p, treedef = hd.tree.flatten(params)
+        leaves, _, new_state = self._update_flat(p, treedef, grads, state, in_place, None)
         return hd.tree.unflatten(treedef, leaves), new_state
 
     def _update_flat(
-        self, grads: Container, state: Container, params: Container, in_place: bool, own: Leaves | None
-    ) -> tuple[Leaves, Any, Container]:
-        """The leaf stages' update: ``(new parameter leaves, treedef, new_state)``, the leaves flattened
-        once for the whole chain, one multi-tensor (or fused) kernel call per operation. ``own``: the
-        parameter arrays this optimizer's previous :meth:`step` made, which it may write into."""
+        self, p: Leaves, treedef: Any, grads: Container, state: Container, in_place: bool, own: Leaves | None
+    ) -> tuple[Leaves, bool, Container]:
+        """The leaf stages' update of the parameter leaves ``p``: ``(new leaves, fused, new_state)``.
+
+        The leaves are flattened once for the whole chain, one multi-tensor (or fused) kernel call
+        per operation; ``fused``: whether a fused kernel of :mod:`hedera.nn_ops` ran the tail.
+        ``own``: the parameter arrays this optimizer's previous :meth:`step` made, which it may
+        write into.
+        """
         step = state["step"]
         scalars = _Scalars(step, in_place, self._spares if in_place else None)
         count = hd.add(step, 1)
         new_state = Container(step=count)
-        p, treedef = hd.tree.flatten(params)
         u = _leaves_like(treedef, grads, "grads")
         tail = self._tail
         stop = len(self.stages) if tail is None else tail.start
@@ -696,12 +700,11 @@ class Optimizer:
                 new_p, tail_state = done
                 for name, s in tail_state.items():
                     new_state[name] = s
-                return new_p, treedef, new_state
-            u, fresh = self._run_stages(
-                self.stages[stop:], u, fresh, state, new_state, p, treedef, step, scalars
-            )
+                return new_p, True, new_state
+            rest = self.stages[stop:]
+            u, fresh = self._run_stages(rest, u, fresh, state, new_state, p, treedef, step, scalars)
         # params + updates, as updates + params (the same sum) so that fresh updates take the result
-        return _K.foreach_add(u, p, fresh), treedef, new_state
+        return _K.foreach_add(u, p, fresh), False, new_state
 
     @staticmethod
     def _run_stages(stages, u, fresh, state, new_state, p, treedef, step, scalars) -> tuple[Leaves, bool]:
@@ -742,15 +745,16 @@ class Optimizer:
             self._state_is_own = True
             module.set_parameters(new_params.map(hd.stop_gradient))
             return
-        leaves, treedef, self._state = self._update_flat(
-            _container(grads, "grads"),
-            self._state,
-            _container(params, "params"),
-            self._state_is_own,
-            self._own_params,
+        params = _container(params, "params")
+        p, treedef = hd.tree.flatten(params)
+        leaves, fused, self._state = self._update_flat(
+            p, treedef, _container(grads, "grads"), self._state, self._state_is_own, self._own_params
         )
         self._state_is_own = True
-        leaves = [hd.stop_gradient(x) for x in leaves]
+        if fused and _same_arrays(leaves, p):  # written into the module's own arrays: nothing to set
+            return
+        if not fused:  # the fused kernels' parameters are never part of a graph
+            leaves = [hd.stop_gradient(x) for x in leaves]
         module.set_parameters(hd.tree.unflatten(treedef, leaves))
         self._own_params = leaves
 

@@ -20,9 +20,10 @@ import torch
 _FUSED_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _TENSOR_ONLY = {torch.Tensor}
 _dtype_of = operator.attrgetter("dtype")
-_device_of = operator.attrgetter("device")
 _shape_of = operator.attrgetter("shape")
 _requires_grad = operator.attrgetter("requires_grad")
+_device_index = torch.Tensor.get_device  # -1 on the CPU; a C call, where .device makes an object
+_is_contiguous = torch.Tensor.is_contiguous
 _interpreters = torch._C._functorch.peek_interpreter_stack
 
 
@@ -33,14 +34,13 @@ def _applies(lists) -> bool:
         return False
     first = lists[0]
     shapes = list(map(_shape_of, first))
-    n = len(first)
     for xs in lists[1:]:
-        if len(xs) != n or set(map(type, xs)) != _TENSOR_ONLY or list(map(_shape_of, xs)) != shapes:
+        if len(xs) != len(first) or list(map(_shape_of, xs)) != shapes:
             return False
     tensors = list(itertools.chain.from_iterable(lists))
-    if set(map(type, first)) != _TENSOR_ONLY or len(set(map(_dtype_of, tensors))) != 1:
+    if set(map(type, tensors)) != _TENSOR_ONLY or len(set(map(_dtype_of, tensors))) != 1:
         return False
-    if tensors[0].dtype not in _FUSED_DTYPES or len(set(map(_device_of, tensors))) != 1:
+    if tensors[0].dtype not in _FUSED_DTYPES or len(set(map(_device_index, tensors))) != 1:
         return False
     return not (torch.is_grad_enabled() and any(map(_requires_grad, tensors)))
 
@@ -57,13 +57,19 @@ def _owned(xs, reuse: bool) -> list:
     gradient on CPU in torch 2.13).
     """
     if reuse:
-        return list(map(_contiguous, xs))
+        return list(xs) if all(map(_is_contiguous, xs)) else list(map(_contiguous, xs))
     return [x.clone(memory_format=torch.contiguous_format) for x in xs]
+
+
+def _detached(params) -> list:
+    """The parameters, detached where one requires a gradient (under ``torch.no_grad``): the new
+    parameters are never part of an autograd graph."""
+    return [p.detach() for p in params] if any(map(_requires_grad, params)) else params
 
 
 def _grads(grads) -> list:
     """The gradients, contiguous (a copy where one is not; never written to)."""
-    return list(map(_contiguous, grads))
+    return list(grads) if all(map(_is_contiguous, grads)) else list(map(_contiguous, grads))
 
 
 def _lr(lr):
@@ -77,7 +83,7 @@ def fused_adam(
     lists = [params, grads, mu, nu] if nu_max is None else [params, grads, mu, nu, nu_max]
     if not _applies(lists) or type(count) is not torch.Tensor or count.ndim != 0:
         return None
-    params = _owned(params, reuse_params)
+    params = _detached(_owned(params, reuse_params))
     mu, nu = _owned(mu, reuse_state), _owned(nu, reuse_state)
     nu_max = [] if nu_max is None else _owned(nu_max, reuse_state)
     kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
@@ -105,7 +111,7 @@ def fused_sgd(
     lists = [params, grads] if buf is None else [params, grads, buf]
     if not _applies(lists):
         return None
-    params = _owned(params, reuse_params)
+    params = _detached(_owned(params, reuse_params))
     buf = [] if buf is None else _owned(buf, reuse_state)
     torch._fused_sgd_(
         params,
