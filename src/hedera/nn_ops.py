@@ -455,7 +455,8 @@ _FUSED_COMMON = """
     which the kernel may then write the results into. The new parameters are never part of an
     autodiff graph (``hd.stop_gradient``'s). Returns None, touching nothing, where the
     backend has no kernel for the call (other backends; torch under ``torch.compile``, inside
-    ``torch.func`` transforms, with tensors that need a gradient, or mixed dtypes or devices).
+    ``torch.func`` transforms, with tensors that need a gradient, of mixed dtypes or devices, or
+    of float16 or bfloat16, which the stages compute in their own dtype).
     The algorithm is :mod:`hedera.optim`'s; the rounding is the kernel's own (equal to
     ``torch.optim``'s ``fused=True`` bit for bit), so results differ from the stages' in the last
     bits.

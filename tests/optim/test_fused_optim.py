@@ -170,6 +170,9 @@ def test_torch_doors_copy_unless_given_up_and_refuse_gradients_and_mixed_dtypes(
     assert hd.nn_ops.fused_sgd(needs_grad, g, None, count, 0.1, 0.0, 0.0, False, 0.0, True, True) is None
     mixed = [torch.ones(4), torch.ones(3, dtype=torch.float64)]
     assert hd.nn_ops.fused_sgd(mixed, g, None, count, 0.1, 0.0, 0.0, False, 0.0, True, True) is None
+    half = [torch.ones(4, dtype=torch.bfloat16), torch.ones(3, dtype=torch.bfloat16)]  # the stages' dtype
+    half_g = [x.to(torch.bfloat16) for x in g]
+    assert hd.nn_ops.fused_sgd(half, half_g, None, count, 0.1, 0.0, 0.0, False, 0.0, True, True) is None
     with torch.no_grad():  # no graph to keep: the kernel applies
         assert hd.nn_ops.fused_sgd(needs_grad, g, None, count, 0.1, 0.0, 0.0, False, 0.0, False, False)
     with pytest.raises(hd.InvalidArgumentError, match="fused_adam: xs must be a list"):

@@ -3,11 +3,11 @@
 ``torch._fused_adam_``, ``torch._fused_adamw_`` and ``torch._fused_sgd_`` update every parameter in
 one pass (read the parameter, its gradient and state, write the parameter and state), where
 hedera's stages make one pass per elementwise operation (14 for Adam). They run eagerly only,
-outside autograd and ``torch.func`` transforms, on plain tensors of one floating dtype and device
-with matching shapes; anywhere else the kernels return None and ``hd.optim``'s stages run (under
-``torch.compile`` those are what inductor fuses). They are called exactly as ``torch.optim``'s
-``_fused_adam``/``_fused_sgd`` call them, so the results equal ``torch.optim``'s with
-``fused=True`` bit for bit (tests/optim/test_fused_optim.py).
+outside autograd and ``torch.func`` transforms, on plain tensors of one dtype (float32 or
+float64) and device with matching shapes; anywhere else the kernels return None and
+``hd.optim``'s stages run (under ``torch.compile`` those are what inductor fuses). They are
+called exactly as ``torch.optim``'s ``_fused_adam``/``_fused_sgd`` call them, so the results equal
+``torch.optim``'s with ``fused=True`` bit for bit (tests/optim/test_fused_optim.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ import operator
 
 import torch
 
-_FUSED_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+#: float32 and float64 only: for float16 and bfloat16 the kernels compute in float32 (more exactly than
+#: the stages, which compute in the parameters' dtype, as documented), which would change the values
+#: by far more than the last bit
+_FUSED_DTYPES = frozenset({torch.float32, torch.float64})
 _TENSOR_ONLY = {torch.Tensor}
 _dtype_of = operator.attrgetter("dtype")
 _shape_of = operator.attrgetter("shape")
