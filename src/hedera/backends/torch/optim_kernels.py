@@ -75,6 +75,12 @@ def _grads(grads) -> list:
     return list(grads) if all(map(_is_contiguous, grads)) else list(map(_contiguous, grads))
 
 
+def _steps(count):
+    """The update count as the float32 tensor ``torch.optim``'s fused kernels read (their
+    ``state_steps``; a CUDA kernel reads the memory as float, where the CPU one converts)."""
+    return count if count.dtype is torch.float32 else count.to(torch.float32)
+
+
 def _lr(lr):
     """A float, or a 0-d tensor (a schedule's value) as torch's ``tensor_lr`` overload takes it."""
     return lr if type(lr) is float else torch.as_tensor(lr)
@@ -96,7 +102,7 @@ def fused_adam(
         mu,
         nu,
         nu_max,
-        [count] * len(params),
+        [_steps(count)] * len(params),
         amsgrad=bool(nu_max),
         lr=_lr(lr),
         beta1=b1,
