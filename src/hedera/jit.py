@@ -22,8 +22,11 @@ and static arguments, runs in C (``hedera._fastfront.JitCall``, the base class o
 (and their keyword names) in a dict of the signatures seen before and call the compiled function
 they find: a few hundred nanoseconds more (``benchmarks/jit_overhead.py``). Nests of arrays
 (dicts, lists, ``hd.Container``) are walked on each call to find their backend, and a call that
-mixes backends takes the slow path, which raises naming the arguments. jax gets the ``in_jit``
-flag set inside its trace only; the other backends set it around each call.
+mixes backends takes the slow path, which raises naming the arguments. On jax, nests of
+Containers, lists and tuples go to ``jax.jit`` as the flat lists of their leaves that this walk
+collects, and the Containers are rebuilt in the trace and from the returned leaves
+(:class:`_FlatTraced`): jax would call back into Python for every Container node, both ways.
+jax gets the ``in_jit`` flag set inside its trace only; the other backends set it around each call.
 
 Randomness. Inside a compiled function use explicit keys
 (``hd.random.normal(shape, key=k)``); a stateful call (no ``key``) would be
@@ -39,7 +42,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _fastpath, _nests
+from . import _fastpath
 from ._dispatch import (
     backend_mismatch,
     backend_module,
@@ -56,8 +59,11 @@ from .tree import NAMESPACE as _TREE_NAMESPACE
 
 if TYPE_CHECKING:
     import optree
+
+    from . import _nests
 else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
     optree = on_first_use("optree", globals())
+    _nests = on_first_use("hedera._nests", globals())  # the first call with nests
 
 __all__ = ["inside_trace", "jit", "traced_by"]
 
