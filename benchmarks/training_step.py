@@ -37,7 +37,8 @@ Hedera's and the native step are timed in alternation (the order flipped every r
 so that a change of the machine's load hits both; the table gives the medians and their
 ratio. A fast step runs more rounds than ``--rounds`` (until each side has run 0.3 s, at most ten
 times as many): a batch-8 step of a millisecond is timed 200 times, not 20. Each row also
-records the quartiles of its per-round ratios (``ratio_quartiles``), the spread the load gave. Each backend runs in its own subprocess (Keras reads ``KERAS_BACKEND`` once).
+records the quartiles of its per-round ratios (``ratio_quartiles``), the spread the load gave.
+Each backend runs in its own subprocess (Keras reads ``KERAS_BACKEND`` once).
 
 Usage::
 
