@@ -203,6 +203,22 @@ def test_torch_compile_creation_under_use_backend(torch_module):
     assert explanation.graph_break_count == 0, explanation.break_reasons
 
 
+def test_torch_compile_numpy_into_torch_is_one_graph(torch_module):
+    """``hd.asarray(ndarray, backend="torch")`` in a compiled function: dynamo cannot read an
+    ndarray's strides (DLPack's import path), so the conversion must be the one it traces."""
+    torch = torch_module
+    counter = CountingBackend()
+
+    def f(x):
+        labels = hd.asarray(np.array([1, 0, 2]), backend="torch")
+        return x * 2 + labels
+
+    x = torch.arange(3.0)
+    out = torch.compile(f, fullgraph=True, backend=counter)(x)
+    assert counter.graphs == 1
+    np.testing.assert_array_equal(out.numpy(), [1.0, 2.0, 6.0])
+
+
 def test_torch_compile_reads_the_eager_current_backend(torch_module):
     """A creation call inside compiled code, outside any use_backend in it, runs on the current backend."""
     torch = torch_module

@@ -110,6 +110,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
     dev = native_device(device)
     if isinstance(x, torch.Tensor):
         out = x
+    elif isinstance(x, np.ndarray) and torch.compiler.is_compiling():
+        # dynamo traces NumPy as tensors and cannot read an ndarray's strides (a graph break
+        # whose resumed frame then fails to build its guards); as_tensor is what it traces
+        out = torch.as_tensor(x)
     elif isinstance(x, np.ndarray) and any(s < 0 for s in x.strides):
         # torch.from_dlpack aborts the process (a C++ error it cannot raise) on negative strides
         if copy is False:
