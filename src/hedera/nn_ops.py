@@ -76,6 +76,7 @@ __all__ = [
     "avg_pool",
     "conv",
     "conv_transpose",
+    "cross_entropy",
     "FOREACH_KERNELS",
     "elu",
     "foreach_add",
@@ -93,6 +94,7 @@ __all__ = [
     "kernels",
     "layer_norm",
     "leaky_relu",
+    "linear",
     "log_sigmoid",
     "log_softmax",
     "lstm",
@@ -148,6 +150,8 @@ FUSED_KERNELS: dict[str, str] = {
     "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
     "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
+    "linear": "(x, weight, bias) -> x @ weight + bias, or None",
+    "cross_entropy": "(logits, targets, axis, reduction, label_smoothing, ignore_index) -> the loss, or None",
 }
 
 
@@ -355,6 +359,24 @@ FUSED_DOCS = {
         "(TensorFlow's is ``tf.nn.sparse_softmax_cross_entropy_with_logits``, what Keras' loss calls: "
         "its gradient is one product with the kernel's own softmax-minus-one-hot)."
     ),
+    "linear": (
+        "``x @ weight + bias`` for ``x (..., in)``, ``weight (in, out)`` (hedera's layout) and ``bias "
+        "(out,)`` (shapes checked by the caller) in one kernel (torch eagerly, outside transforms, "
+        "for tensors of one floating dtype: ``torch.addmm``, one autograd node where the product and "
+        "the sum make two), equal within float rounding; None where it has none (no bias, another "
+        "backend, a trace: then ``matmul`` and ``add``)."
+    ),
+    "cross_entropy": (
+        "The whole cross-entropy of integer class ``targets`` (``logits (..., classes, ...)`` with the "
+        "classes along the normalised ``axis``, ``targets`` its shape without ``axis``, both checked by "
+        "the caller), reduced by ``reduction`` ('mean' over the targets that are not "
+        "``ignore_index``, 'sum', 'none'), smoothed by ``label_smoothing``, in one kernel "
+        "(torch eagerly, outside transforms, int64 targets: ``F.cross_entropy``, PyTorch's "
+        "``nn.CrossEntropyLoss``, two autograd nodes where the written-out form makes five), equal "
+        "within float rounding. None where the backend has none for the call, and for a target "
+        "out of range (torch's own check finds it): the caller's written-out form then raises "
+        "hedera's error."
+    ),
 }
 
 
@@ -392,3 +414,5 @@ gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
 softmax_cross_entropy = _fused_front("softmax_cross_entropy")
 layer_norm = _fused_front("layer_norm")
+linear = _fused_front("linear")
+cross_entropy = _fused_front("cross_entropy")

@@ -412,3 +412,42 @@ def layer_norm(x, normalized_shape, weight, bias, eps):
     if not _fused_applies(x, weight, bias):
         return None
     return F.layer_norm(x, normalized_shape, weight, bias, eps)
+
+
+# ---- linear layers and the cross-entropy loss (issue 14: torch eager's per-step cost) -----------
+
+
+def linear(x, weight, bias):
+    # torch.addmm: the product and the bias in one kernel and one autograd node (what
+    # torch.nn.Linear's F.linear calls), where hd.matmul + hd.add make two of each
+    if bias is None or x.ndim < 2 or not _fused_applies(x, weight, bias):
+        return None
+    if x.ndim == 2:
+        return torch.addmm(bias, x, weight)
+    return torch.addmm(bias, x.reshape(-1, x.shape[-1]), weight).view(*x.shape[:-1], weight.shape[1])
+
+
+def cross_entropy(logits, targets, axis, reduction, label_smoothing, ignore_index):
+    # F.cross_entropy: log_softmax and nll_loss, two autograd nodes (torch.nn.CrossEntropyLoss),
+    # where hedera's pick, negation and mean make five; its own range check raises for a target
+    # out of range, and then hedera's written-out form raises hedera's error (None)
+    if type(targets) is not torch.Tensor or targets.dtype is not torch.int64 or not _fused_applies(logits):
+        return None
+    ndim = logits.ndim
+    if axis == ndim - 1 and ndim != 2:  # classes last: torch wants them at axis 1 (of 2)
+        flat_logits, flat_targets = logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)
+    elif axis == 1:
+        flat_logits, flat_targets = logits, targets
+    else:
+        return None
+    try:
+        loss = F.cross_entropy(
+            flat_logits,
+            flat_targets,
+            reduction=reduction,
+            ignore_index=ignore_index,
+            label_smoothing=label_smoothing,
+        )
+    except (IndexError, RuntimeError):
+        return None
+    return loss.view(targets.shape) if reduction == "none" and flat_logits is not logits else loss
