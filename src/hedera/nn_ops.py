@@ -144,8 +144,8 @@ FOREACH_KERNELS: dict[str, str] = {
 
 #: fused layer kernel name -> its signature; optional in a backend's module (None: hedera's loop runs)
 FUSED_KERNELS: dict[str, str] = {
-    "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
-    "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
+    "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None (h = c = None: zeros)",
+    "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None (h = None: zeros)",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
     "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
@@ -401,9 +401,9 @@ def _fused_front(name: str) -> Callable:
     front.__name__ = front.__qualname__ = name
     front.__doc__ = FUSED_DOCS.get(name) or (
         f"The backend's fused ``{name}`` layer kernel ``{name}{FUSED_KERNELS[name]}`` (batch-first "
-        f"``x`` of shape ``(batch, time, input_size)``, states ``(batch, hidden_size)``, hedera's "
-        "``(in, gates * hidden)`` weights, biases or None), or None where the backend has none for "
-        "this call (then run :func:`hedera.nn.functional." + name + "`'s loop)."
+        f"``x`` of shape ``(batch, time, input_size)``, states ``(batch, hidden_size)`` or None for "
+        "zeros, hedera's ``(in, gates * hidden)`` weights, biases or None), or None where the backend "
+        "has none for this call (then run :func:`hedera.nn.functional." + name + "`'s loop)."
     )
     return front
 
