@@ -116,11 +116,10 @@ def _prepare(fname: str, trees: tuple, root: str, argnums: Sequence[int] | None 
     Returns ``(leaves, treespec, module)``. The leaves must be arrays of one
     autodiff backend with floating (or complex) dtypes.
     """
-    leaves, spec = optree.tree_flatten(trees, none_is_leaf=False, namespace=_TREE_NAMESPACE)
+    leaves, paths, spec = _flatten(trees)  # with paths: dynamo traces optree's flatten_with_path only
     module = _one_inexact_array_type(leaves)
-    if module is not None:  # the common case, checked without the leaves' paths
+    if module is not None:  # the common case, checked in one pass
         return leaves, spec, module
-    leaves, paths, spec = _flatten(trees)
     if argnums is not None:  # name the positional argument, not the index into the differentiated ones
         paths = [(argnums[p[0]], *p[1:]) for p in paths]
     if not leaves:

@@ -374,3 +374,58 @@ def test_torch_recurrent_kernels_make_the_zero_state(layer):
 
     for g, want in zip(hd.grad(f)(t), hd.grad(f)(on("jax", args)), strict=True):
         np.testing.assert_allclose(hd.to_numpy(g), hd.to_numpy(want), rtol=1e-10, atol=1e-12)
+
+
+def test_compiled_training_gradient_through_modules_is_one_graph_and_matches_eager():
+    """hd.jit of hd.value_and_grad of ``model.apply`` and cross-entropy on torch: one graph
+    (``fullgraph=True``: Module.apply's binding, value_and_grad's checks and the doors' tests trace
+    without a graph break), the value and gradients of the eager step (where the linear,
+    cross-entropy and LSTM doors run torch's fused kernels)."""
+    require_backend("torch")
+    import torch
+
+    nn = hd.nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lstm = nn.LSTM(4, 6, key=1, dtype=hd.float64, backend="torch")
+            self.mlp = nn.Sequential(
+                nn.Linear(6, 8, key=2, dtype=hd.float64, backend="torch"),
+                nn.ReLU(),
+                nn.Linear(8, 3, key=3, dtype=hd.float64, backend="torch"),
+            )
+
+        def forward(self, x):
+            _, (h, _) = self.lstm(x)
+            return self.mlp(h[-1])
+
+    model = Net()
+    x = hd.asarray(np.random.default_rng(5).normal(size=(2, 5, 4)), dtype=hd.float64, backend="torch")
+    y = hd.asarray(np.array([2, 0]), dtype=hd.int64, backend="torch")
+
+    def loss(params, x, y):
+        return F.cross_entropy(model.apply(params, x), y)
+
+    value, grads = hd.value_and_grad(loss)(model.parameters(), x, y)
+    opt = hd.optim.SGD(0.1)
+
+    def step(params, state, x, y):
+        value, grads = hd.value_and_grad(loss)(params, x, y)
+        params, state = opt.update(grads, state, params)
+        return params, state, value, grads
+
+    torch._dynamo.reset()
+    options = {"torch": {"fullgraph": True, "backend": "aot_eager"}}
+    compiled_step = hd.jit(step, backend_options=options)
+    params = model.parameters()
+    state = opt.init(params)
+    for _ in range(2):  # the second call takes the Containers the first one returned
+        c_params, state, c_value, c_grads = compiled_step(params, state, x, y)
+        value, grads = hd.value_and_grad(loss)(params, x, y)
+        np.testing.assert_allclose(hd.to_numpy(c_value), hd.to_numpy(value), rtol=1e-12)
+        eager, compiled = grads.flatten_keys(), c_grads.flatten_keys()
+        assert sorted(eager) == sorted(compiled)
+        for k in eager:
+            np.testing.assert_allclose(hd.to_numpy(compiled[k]), hd.to_numpy(eager[k]), rtol=1e-9, atol=1e-12)
+        params = c_params

@@ -81,14 +81,10 @@ def _join(prefix: str, name: str) -> str:
     return f"{prefix}/{name}" if prefix else name
 
 
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
-
 def _wrap(entries: dict[str, Any]) -> Container:
     """A Container holding ``entries`` itself (a dict this module just built: not copied, not checked)."""
-    c = _new_object(Container)
-    _set_attribute(c, "_data", entries)
+    c = object.__new__(Container)
+    object.__setattr__(c, "_data", entries)
     return c
 
 
@@ -351,7 +347,7 @@ class Module:
             if buffers is None
             else _take(type(self).__name__, path, "buffers", buffers, d["_buffers"], modules)
         )
-        clone = _new_object(type(self))
+        clone = object.__new__(type(self))
         cd = clone.__dict__
         cd.update(d)
         cd["_parameters"] = own_params
@@ -669,7 +665,7 @@ def _take(
             missing.append(name)
     # every other entry must be a submodule's: counted first, listed only when one is not
     if not missing and found + (sum(1 for m in modules if m in entries) if modules else 0) == len(entries):
-        return _wrap(out)
+        return Container._make(out.keys(), out.values())
     extra = [k for k in entries if k not in own._data and k not in modules]
     if missing or extra:
         raise StructureError(
