@@ -79,9 +79,24 @@ def _value_and_grads(f: Callable, inputs: tuple, has_aux: bool) -> tuple[Any, tu
     """``f(inputs)`` and the gradient of its value with respect to ``inputs`` (grad mode on)."""
     out = f(inputs)
     value = out[0] if has_aux else out
-    if value.requires_grad:
-        return out, torch.autograd.grad(value, inputs, allow_unused=True, materialize_grads=True)
-    return out, tuple(torch.zeros_like(x) for x in inputs)  # f does not depend on its inputs
+    if not value.requires_grad:  # f does not depend on its inputs
+        return out, tuple(torch.zeros_like(x) for x in inputs)
+    grads = torch.autograd.grad(value, inputs, allow_unused=True, materialize_grads=True)
+    if all(map(_is_contiguous, grads)):
+        return out, grads
+    return out, tuple(map(_in_layout_of, grads, inputs))
+
+
+_is_contiguous = torch.Tensor.is_contiguous
+
+
+def _in_layout_of(grad: Any, x: Any) -> Any:
+    """``grad`` contiguous where ``x`` is: torch.nn's gradient layout contract (``AccumulateGrad``
+    gives a parameter's ``.grad`` its strides). ``torch.autograd.grad`` returns what the graph
+    made: a transposed view for a weight the forward used transposed (``hd.nn_ops.lstm`` hands
+    ``torch.lstm`` hedera's ``(in, 4 * hidden)`` weights as views), which the optimizer's
+    elementwise kernels then read with mismatched strides (15 % of the LSTM's Adam step)."""
+    return grad.contiguous() if not grad.is_contiguous() and x.is_contiguous() else grad
 
 
 def _autograd_value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
