@@ -89,13 +89,37 @@ def _backend_of_leaves(fname: str, leaves: Sequence[Any], paths: Sequence[tuple]
     )
 
 
+def _one_inexact_array_type(leaves: list[Any]) -> ModuleType | None:
+    """The autodiff module of ``leaves`` if they are arrays of one type, of an autodiff backend,
+    all of floating (or complex) dtypes: what :func:`_prepare` checks, in one pass; else None."""
+    if not leaves:
+        return None
+    kind = type(leaves[0])
+    for leaf in leaves:
+        if type(leaf) is not kind:
+            return None
+    name = backend_name_of_type(kind)
+    if name is None:
+        return None
+    module = _autodiff_module(name)
+    if not module.AUTODIFF:
+        return None
+    all_inexact = getattr(module, "all_inexact", None)
+    if all_inexact is not None:
+        return module if all_inexact(leaves) else None
+    return module if all(map(module.is_inexact, leaves)) else None
+
+
 def _prepare(fname: str, trees: tuple, root: str, argnums: Sequence[int] | None = None) -> tuple:
     """Flatten the differentiated arguments; check them; find their backend module.
 
     Returns ``(leaves, treespec, module)``. The leaves must be arrays of one
     autodiff backend with floating (or complex) dtypes.
     """
-    leaves, paths, spec = _flatten(trees)
+    leaves, paths, spec = _flatten(trees)  # with paths: dynamo traces optree's flatten_with_path only
+    module = _one_inexact_array_type(leaves)
+    if module is not None:  # the common case, checked in one pass
+        return leaves, spec, module
     if argnums is not None:  # name the positional argument, not the index into the differentiated ones
         paths = [(argnums[p[0]], *p[1:]) for p in paths]
     if not leaves:

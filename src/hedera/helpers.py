@@ -393,7 +393,13 @@ def check_public(namespace: dict[str, Any], names: Sequence[str], package: str |
 def shape_of(x: Array) -> tuple[Any, ...]:
     """``x.shape`` as a tuple of ints (``None`` for a size unknown while tracing; a symbolic size as
     the framework gives it)."""
+    shape = tuple(x.shape)
+    for d in shape:  # the common case, sizes that are ints already (numpy, jax, torch eagerly), as is
+        if type(d) is not int:
+            break
+    else:
+        return shape
     try:
-        return tuple(None if d is None else int(d) for d in x.shape)
+        return tuple(None if d is None else int(d) for d in shape)
     except TypeError:  # a symbolic size
         return tuple(x.shape)

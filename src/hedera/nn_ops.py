@@ -89,6 +89,7 @@ __all__ = [
     "avg_pool",
     "conv",
     "conv_transpose",
+    "cross_entropy",
     "FOREACH_KERNELS",
     "elu",
     "foreach_add",
@@ -109,6 +110,7 @@ __all__ = [
     "kernels",
     "layer_norm",
     "leaky_relu",
+    "linear",
     "log_sigmoid",
     "log_softmax",
     "lstm",
@@ -158,12 +160,14 @@ FOREACH_KERNELS: dict[str, str] = {
 
 #: fused layer kernel name -> its signature; optional in a backend's module (None: hedera's loop runs)
 FUSED_KERNELS: dict[str, str] = {
-    "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None",
-    "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None",
+    "lstm": "(x, h, c, w_ih, w_hh, b_ih, b_hh) -> (outputs, h, c) or None (h = c = None: zeros)",
+    "gru": "(x, h, w_ih, w_hh, b_ih, b_hh) -> (outputs, h) or None (h = None: zeros)",
     "gather_classes": "(x, targets) -> x[..., targets] per example, or None",
     "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
     "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
+    "linear": "(x, weight, bias) -> x @ weight + bias, or None",
+    "cross_entropy": "(logits, targets, axis, reduction, label_smoothing, ignore_index) -> the loss, or None",
 }
 
 
@@ -384,6 +388,24 @@ FUSED_DOCS = {
         "(TensorFlow's is ``tf.nn.sparse_softmax_cross_entropy_with_logits``, what Keras' loss calls: "
         "its gradient is one product with the kernel's own softmax-minus-one-hot)."
     ),
+    "linear": (
+        "``x @ weight + bias`` for ``x (..., in)``, ``weight (in, out)`` (hedera's layout) and ``bias "
+        "(out,)`` (shapes checked by the caller) in one kernel (torch eagerly, outside transforms, "
+        "for tensors of one floating dtype: ``torch.addmm``, one autograd node where the product and "
+        "the sum make two), equal within float rounding; None where it has none (no bias, another "
+        "backend, a trace: then ``matmul`` and ``add``)."
+    ),
+    "cross_entropy": (
+        "The whole cross-entropy of integer class ``targets`` (``logits (..., classes, ...)`` with the "
+        "classes along the normalised ``axis``, ``targets`` its shape without ``axis``, both checked by "
+        "the caller), reduced by ``reduction`` ('mean' over the targets that are not "
+        "``ignore_index``, 'sum', 'none'), smoothed by ``label_smoothing``, in one kernel "
+        "(torch eagerly, outside transforms, int64 targets: ``F.cross_entropy``, PyTorch's "
+        "``nn.CrossEntropyLoss``, two autograd nodes where the written-out form makes five), equal "
+        "within float rounding. None where the backend has none for the call, and for a target "
+        "out of range (torch's own check finds it): the caller's written-out form then raises "
+        "hedera's error."
+    ),
 }
 
 
@@ -408,9 +430,9 @@ def _fused_front(name: str) -> Callable:
     front.__name__ = front.__qualname__ = name
     front.__doc__ = FUSED_DOCS.get(name) or (
         f"The backend's fused ``{name}`` layer kernel ``{name}{FUSED_KERNELS[name]}`` (batch-first "
-        f"``x`` of shape ``(batch, time, input_size)``, states ``(batch, hidden_size)``, hedera's "
-        "``(in, gates * hidden)`` weights, biases or None), or None where the backend has none for "
-        "this call (then run :func:`hedera.nn.functional." + name + "`'s loop)."
+        f"``x`` of shape ``(batch, time, input_size)``, states ``(batch, hidden_size)`` or None for "
+        "zeros, hedera's ``(in, gates * hidden)`` weights, biases or None), or None where the backend "
+        "has none for this call (then run :func:`hedera.nn.functional." + name + "`'s loop)."
     )
     return front
 
@@ -421,6 +443,8 @@ gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
 softmax_cross_entropy = _fused_front("softmax_cross_entropy")
 layer_norm = _fused_front("layer_norm")
+linear = _fused_front("linear")
+cross_entropy = _fused_front("cross_entropy")
 
 
 # ---- fused optimizer kernels --------------------------------------------------------------------

@@ -71,3 +71,25 @@ def test_compositions_still_work():
     )
     _, tangent = hd.jvp(hd.grad(f), (x,), (torch.ones_like(x),))
     torch.testing.assert_close(tangent, func.jvp(func.grad(f), (x,), (torch.ones_like(x),))[1])
+
+
+def test_gradients_have_the_layout_of_their_contiguous_inputs():
+    """torch.nn's gradient layout contract: a contiguous input's gradient is contiguous, also where
+    the forward used it transposed (``w.T`` here, as the LSTM kernel hands ``torch.lstm`` hedera's
+    weights), with torch.func's values; a non-contiguous input's gradient is left as autograd made it."""
+    g = torch.Generator().manual_seed(1)
+    w = torch.randn(3, 5, generator=g, dtype=torch.float64)
+    x = torch.randn(4, 5, generator=g, dtype=torch.float64)
+    wt = torch.randn(5, 3, generator=g, dtype=torch.float64).T  # non-contiguous (3, 5)
+
+    def f(p):
+        return (torch.sin(p["w"].T) * (x.T @ (x @ torch.cos(p["wt"]).T))).sum()
+
+    p = {"w": w, "wt": wt}
+    _, grads = hd.value_and_grad(f)(p)
+    expected = func.grad(f)(p)
+    leaf = w.detach().requires_grad_()
+    assert not torch.autograd.grad(f({"w": leaf, "wt": wt}), leaf)[0].is_contiguous()  # what autograd makes
+    assert grads["w"].is_contiguous() and grads["w"].stride() == w.stride()
+    torch.testing.assert_close(grads["w"], expected["w"], rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(grads["wt"], expected["wt"], rtol=1e-12, atol=1e-12)

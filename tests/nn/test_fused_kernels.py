@@ -242,3 +242,190 @@ def test_torch_layer_norm_kernel_matches_the_written_out_form(affine):
 
     hd.grad(lambda x: hd.sum(hd.grad(inner)(x)))(t[0])
     assert seen and all(s is None for s in seen)
+
+
+# ---- linear and cross_entropy: torch.addmm and F.cross_entropy against NumPy, jax and torch.nn --------
+
+
+@pytest.mark.parametrize("shape", [(6, 4), (2, 3, 4)])
+def test_torch_linear_kernel_matches_the_written_out_form(shape):
+    """``x @ weight + bias`` on torch eager is one torch.addmm: NumPy's values, jax's gradients (the
+    written-out matmul and add), float64; without a bias, on other backends and under hd.grad of
+    hd.grad (torch.func) the written-out form runs."""
+    require_backend("torch")
+    require_backend("jax")
+    rng = np.random.default_rng(11)
+    x, w, b = rng.normal(size=shape), rng.normal(size=(4, 3)), rng.normal(size=3)
+    t, j = on("torch", [x, w, b]), on("jax", [x, w, b])
+    assert hd.nn_ops.linear(*t) is not None
+    assert hd.nn_ops.linear(t[0], t[1], None) is None
+    assert hd.nn_ops.linear(*j) is None
+    assert hd.nn_ops.linear(hd.astype(t[0], hd.float32), t[1], t[2]) is None  # mixed dtypes: promoted
+    np.testing.assert_allclose(hd.to_numpy(F.linear(*t)), x @ w + b, rtol=1e-12, atol=1e-12)
+
+    def f(args):
+        return hd.sum(hd.sin(F.linear(*args)))
+
+    for g, want in zip(hd.grad(f)(t), hd.grad(f)(j), strict=True):
+        np.testing.assert_allclose(hd.to_numpy(g), hd.to_numpy(want), rtol=1e-10, atol=1e-12)
+    seen = []
+
+    def inner(w):
+        seen.append(hd.nn_ops.linear(t[0], w, t[2]))
+        return f([t[0], w, t[2]])
+
+    hd.grad(lambda w: hd.sum(hd.grad(inner)(w) ** 2))(t[1])
+    assert seen and all(s is None for s in seen)
+
+
+CE_CASES = [
+    ((6, 5), -1, {}),
+    ((6, 5), -1, {"reduction": "sum"}),
+    ((6, 5), -1, {"reduction": "none"}),
+    ((6, 5), -1, {"label_smoothing": 0.2}),
+    ((6, 5), -1, {"ignore_index": 2}),
+    ((6, 5), -1, {"ignore_index": 2, "label_smoothing": 0.1, "reduction": "sum"}),
+    ((2, 3, 5), -1, {"reduction": "none"}),
+    ((2, 3, 5), -1, {"ignore_index": 1}),
+    ((2, 5, 3), 1, {"reduction": "none"}),
+    ((5,), -1, {}),
+]
+
+
+@pytest.mark.parametrize(("shape", "axis", "kw"), CE_CASES)
+def test_torch_cross_entropy_kernel_matches_torch_nn_and_the_written_out_gradients(shape, axis, kw):
+    """Integer-target cross-entropy on torch eager is one F.cross_entropy: the values of
+    torch.nn.CrossEntropyLoss (classes moved to axis 1), and the gradients of jax's hedera loss (the
+    written-out log-softmax and pick), float64."""
+    torch = pytest.importorskip("torch")
+    require_backend("jax")
+    rng = np.random.default_rng(len(shape) + len(kw))
+    x = rng.normal(size=shape)
+    target_shape = shape[: axis % len(shape)] + shape[axis % len(shape) + 1 :]
+    t = rng.integers(0, shape[axis], size=target_shape)
+    xt, tt = hd.asarray(x, backend="torch"), hd.asarray(t, dtype=hd.int64, backend="torch")
+    xj, tj = hd.asarray(x, backend="jax"), hd.asarray(t, dtype=hd.int32, backend="jax")
+    assert hd.nn_ops.cross_entropy(xt, tt, axis % len(shape), "mean", 0.0, -100) is not None
+    assert hd.nn_ops.cross_entropy(xj, tj, axis % len(shape), "mean", 0.0, -100) is None
+    got = F.cross_entropy(xt, tt, axis=axis, **kw)
+    classes_at_1 = torch.tensor(np.moveaxis(x, axis, 1) if len(shape) > 1 else x)
+    want = torch.nn.CrossEntropyLoss(**kw)(classes_at_1, torch.tensor(t))
+    np.testing.assert_allclose(hd.to_numpy(got), want.numpy(), rtol=1e-12, atol=1e-13)
+
+    def f(x, targets):
+        return hd.sum(hd.sin(F.cross_entropy(x, targets, axis=axis, **kw)))
+
+    np.testing.assert_allclose(
+        hd.to_numpy(hd.grad(f)(xt, tt)), hd.to_numpy(hd.grad(f)(xj, tj)), rtol=1e-10, atol=1e-12
+    )
+
+
+def test_torch_cross_entropy_kernel_steps_aside_for_bad_targets_int32_and_transforms():
+    """A target out of range still raises hedera's error (torch's own check finds it, then the
+    written-out form raises); int32 targets (F.cross_entropy takes int64) and hd.grad of hd.grad
+    (torch.func) run the written-out form, with the same values."""
+    torch = pytest.importorskip("torch")
+    x = torch.randn(4, 3, dtype=torch.float64)
+    for bad in ([0, 1, 3, 2], [0, -1, 1, 2]):
+        with pytest.raises(hd.InvalidArgumentError, match=r"cross_entropy: target .* is out of bounds"):
+            F.cross_entropy(x, torch.tensor(bad))
+    t32 = torch.tensor([0, 1, 2, 1], dtype=torch.int32)
+    assert hd.nn_ops.cross_entropy(x, t32, 1, "mean", 0.0, -100) is None
+    want = torch.nn.functional.cross_entropy(x, t32.long())
+    np.testing.assert_allclose(hd.to_numpy(F.cross_entropy(x, t32)), want.numpy(), rtol=1e-12)
+    seen = []
+
+    def inner(x):
+        seen.append(hd.nn_ops.cross_entropy(x, t32.long(), 1, "mean", 0.0, -100))
+        return F.cross_entropy(x, t32.long())
+
+    hd.grad(lambda x: hd.sum(hd.grad(inner)(x) ** 2))(x)
+    assert seen and all(s is None for s in seen)
+
+
+@pytest.mark.parametrize("layer", ["lstm", "gru"])
+def test_torch_recurrent_kernels_make_the_zero_state(layer):
+    """With no state (None) the torch kernel starts from zeros, as the loop does from hedera's zeros
+    (numpy, the Python loop), values and gradients (jax's lax.scan)."""
+    require_backend("torch")
+    require_backend("jax")
+    x, _, w_ih, w_hh, b_ih, _ = weights(4 if layer == "lstm" else 3, "ih")
+
+    def run_zero(args):
+        x, w_ih, w_hh, b_ih = args
+        if layer == "lstm":
+            out, (h, c) = F.lstm(x, None, w_ih, w_hh, b_ih, None)
+            return [out, h, c]
+        return list(F.gru(x, None, w_ih, w_hh, b_ih, None))
+
+    args = [x, w_ih, w_hh, b_ih]
+    t = on("torch", args)
+    kernel = (
+        hd.nn_ops.lstm(t[0], None, None, t[1], t[2], t[3], None)
+        if layer == "lstm"
+        else (hd.nn_ops.gru(t[0], None, t[1], t[2], t[3], None))
+    )
+    assert kernel is not None
+    for got, want in zip(run_zero(t), run_zero(on("numpy", args)), strict=True):
+        np.testing.assert_allclose(hd.to_numpy(got), hd.to_numpy(want), rtol=1e-12, atol=1e-12)
+
+    def f(args):
+        return sum(hd.sum(hd.sin(y)) for y in run_zero(args))
+
+    for g, want in zip(hd.grad(f)(t), hd.grad(f)(on("jax", args)), strict=True):
+        np.testing.assert_allclose(hd.to_numpy(g), hd.to_numpy(want), rtol=1e-10, atol=1e-12)
+
+
+def test_compiled_training_gradient_through_modules_is_one_graph_and_matches_eager():
+    """hd.jit of hd.value_and_grad of ``model.apply`` and cross-entropy on torch: one graph
+    (``fullgraph=True``: Module.apply's binding, value_and_grad's checks and the doors' tests trace
+    without a graph break), the value and gradients of the eager step (where the linear,
+    cross-entropy and LSTM doors run torch's fused kernels)."""
+    require_backend("torch")
+    import torch
+
+    nn = hd.nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lstm = nn.LSTM(4, 6, key=1, dtype=hd.float64, backend="torch")
+            self.mlp = nn.Sequential(
+                nn.Linear(6, 8, key=2, dtype=hd.float64, backend="torch"),
+                nn.ReLU(),
+                nn.Linear(8, 3, key=3, dtype=hd.float64, backend="torch"),
+            )
+
+        def forward(self, x):
+            _, (h, _) = self.lstm(x)
+            return self.mlp(h[-1])
+
+    model = Net()
+    x = hd.asarray(np.random.default_rng(5).normal(size=(2, 5, 4)), dtype=hd.float64, backend="torch")
+    y = hd.asarray(np.array([2, 0]), dtype=hd.int64, backend="torch")
+
+    def loss(params, x, y):
+        return F.cross_entropy(model.apply(params, x), y)
+
+    value, grads = hd.value_and_grad(loss)(model.parameters(), x, y)
+    opt = hd.optim.SGD(0.1)
+
+    def step(params, state, x, y):
+        value, grads = hd.value_and_grad(loss)(params, x, y)
+        params, state = opt.update(grads, state, params)
+        return params, state, value, grads
+
+    torch._dynamo.reset()
+    options = {"torch": {"fullgraph": True, "backend": "aot_eager"}}
+    compiled_step = hd.jit(step, backend_options=options)
+    params = model.parameters()
+    state = opt.init(params)
+    for _ in range(2):  # the second call takes the Containers the first one returned
+        c_params, state, c_value, c_grads = compiled_step(params, state, x, y)
+        value, grads = hd.value_and_grad(loss)(params, x, y)
+        np.testing.assert_allclose(hd.to_numpy(c_value), hd.to_numpy(value), rtol=1e-12)
+        eager, compiled = grads.flatten_keys(), c_grads.flatten_keys()
+        assert sorted(eager) == sorted(compiled)
+        for k in eager:
+            np.testing.assert_allclose(hd.to_numpy(compiled[k]), hd.to_numpy(eager[k]), rtol=1e-9, atol=1e-12)
+        params = c_params

@@ -276,6 +276,11 @@ def cross_entropy(
     axis = _class_axis(op, shape, axis)
     label_smoothing = _args.unit_float(op, "label_smoothing", label_smoothing)
     if hd.isdtype(hd.dtype(targets), "integral"):
+        _check_targets_shape(op, logits, targets, axis)
+        # the backend's whole loss in one kernel where it has one (torch eagerly: F.cross_entropy)
+        fused = hd.nn_ops.cross_entropy(logits, targets, axis, reduction, label_smoothing, ignore_index)
+        if fused is not None:
+            return fused
         loss_at = _logit_loss(op, logits, axis, label_smoothing)
         loss, kept = _class_nll(op, logits, targets, axis, ignore_index, loss_at)
         return _reduce_kept(loss, kept, reduction)

@@ -81,6 +81,13 @@ def _join(prefix: str, name: str) -> str:
     return f"{prefix}/{name}" if prefix else name
 
 
+def _wrap(entries: dict[str, Any]) -> Container:
+    """A Container holding ``entries`` itself (a dict this module just built: not copied, not checked)."""
+    c = object.__new__(Container)
+    object.__setattr__(c, "_data", entries)
+    return c
+
+
 class _KeyStream:
     """A random key shared by a bound module tree; each :meth:`next` splits off a fresh key."""
 
@@ -336,7 +343,7 @@ class Module:
         modules = d["_modules"]
         own_params = _take(type(self).__name__, path, "params", params, d["_parameters"], modules)
         own_buffers = (
-            Container._make(d["_buffers"]._data.keys(), d["_buffers"]._data.values())  # flat: a shallow copy
+            _wrap(dict(d["_buffers"]._data))  # flat: a shallow copy
             if buffers is None
             else _take(type(self).__name__, path, "buffers", buffers, d["_buffers"], modules)
         )
@@ -348,16 +355,19 @@ class Module:
         cd["_rng"] = stream
         if training is not None:
             cd["training"] = training
-        cd["_modules"] = {
-            name: child._bind(
-                _child(params, name),
-                None if buffers is None else _child(buffers, name),
-                training,
-                stream,
-                _join(path, name),
-            )
-            for name, child in modules.items()
-        }
+        if modules:
+            cd["_modules"] = {
+                name: child._bind(
+                    _child(params, name),
+                    None if buffers is None else _child(buffers, name),
+                    training,
+                    stream,
+                    _join(path, name),
+                )
+                for name, child in modules.items()
+            }
+        else:
+            cd["_modules"] = {}
         return clone
 
     def next_key(self) -> Array | None:
@@ -404,9 +414,9 @@ class Module:
                     out[name] = value
         for name, child in d["_modules"].items():
             sub = child._collect(*stores)
-            if len(sub):
+            if len(sub._data):
                 out[name] = sub
-        return Container._make(out.keys(), out.values())
+        return _wrap(out)
 
     def parameters(self) -> Container:
         """The trainable arrays, nested by attribute name in a Container: the module's own, not copies."""
@@ -654,7 +664,7 @@ def _take(
         else:
             missing.append(name)
     # every other entry must be a submodule's: counted first, listed only when one is not
-    if found + sum(1 for m in modules if m in entries) == len(entries) and not missing:
+    if not missing and found + (sum(1 for m in modules if m in entries) if modules else 0) == len(entries):
         return Container._make(out.keys(), out.values())
     extra = [k for k in entries if k not in own._data and k not in modules]
     if missing or extra:

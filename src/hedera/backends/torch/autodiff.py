@@ -29,6 +29,11 @@ def is_inexact(x: Any) -> bool:
     return x.is_floating_point() or x.is_complex()
 
 
+def all_inexact(xs: Sequence[Any]) -> bool:
+    """Whether every tensor of ``xs`` is :func:`is_inexact` (one C-level pass for real floats)."""
+    return all(map(torch.is_floating_point, xs)) or all(map(is_inexact, xs))
+
+
 def is_real_floating(x: Any) -> bool:
     return x.is_floating_point()
 
@@ -60,11 +65,38 @@ def _plain_autograd_applies(leaves: tuple) -> bool:
     """
     if _peek_interpreter() is not None or torch.compiler.is_compiling():
         return False
-    return not any(x.requires_grad for x in leaves)
+    for x in leaves:  # a loop, not a generator: this runs at every training step
+        if x.requires_grad:
+            return False
+    return True
 
 
 def _detached(tree: Any) -> Any:
     return tuple(x.detach() if isinstance(x, torch.Tensor) else x for x in tree)
+
+
+def _value_and_grads(f: Callable, inputs: tuple, has_aux: bool) -> tuple[Any, tuple]:
+    """``f(inputs)`` and the gradient of its value with respect to ``inputs`` (grad mode on)."""
+    out = f(inputs)
+    value = out[0] if has_aux else out
+    if not value.requires_grad:  # f does not depend on its inputs
+        return out, tuple(torch.zeros_like(x) for x in inputs)
+    grads = torch.autograd.grad(value, inputs, allow_unused=True, materialize_grads=True)
+    if all(map(_is_contiguous, grads)):
+        return out, grads
+    return out, tuple(map(_in_layout_of, grads, inputs))
+
+
+_is_contiguous = torch.Tensor.is_contiguous
+
+
+def _in_layout_of(grad: Any, x: Any) -> Any:
+    """``grad`` contiguous where ``x`` is: torch.nn's gradient layout contract (``AccumulateGrad``
+    gives a parameter's ``.grad`` its strides). ``torch.autograd.grad`` returns what the graph
+    made: a transposed view for a weight the forward used transposed (``hd.nn_ops.lstm`` hands
+    ``torch.lstm`` hedera's ``(in, 4 * hidden)`` weights as views), which the optimizer's
+    elementwise kernels then read with mismatched strides (15 % of the LSTM's Adam step)."""
+    return grad.contiguous() if not grad.is_contiguous() and x.is_contiguous() else grad
 
 
 def _autograd_value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple[Any, tuple]:
@@ -73,14 +105,13 @@ def _autograd_value_and_grad(f: Callable, leaves: tuple, has_aux: bool) -> tuple
     Gradients of leaves ``f`` does not depend on are zeros, as ``torch.func``'s; the
     value (and ``aux``) come back detached, as ``torch.func`` returns them.
     """
-    inputs = tuple(x.detach().requires_grad_() for x in leaves)
-    with torch.enable_grad():
-        out = f(inputs)
-        value = out[0] if has_aux else out
-        if value.requires_grad:
-            grads = torch.autograd.grad(value, inputs, allow_unused=True, materialize_grads=True)
-        else:  # f does not depend on its inputs
-            grads = tuple(torch.zeros_like(x) for x in inputs)
+    inputs = tuple([x.detach().requires_grad_() for x in leaves])
+    if torch.is_grad_enabled():
+        out, grads = _value_and_grads(f, inputs, has_aux)
+    else:
+        with torch.enable_grad():
+            out, grads = _value_and_grads(f, inputs, has_aux)
+    value = out[0] if has_aux else out
     value = value.detach()
     return ((value, _detached(out[1])) if has_aux else value), grads
 

@@ -296,9 +296,19 @@ _transforms_active = torch._C._are_functorch_transforms_active  # readable by dy
 
 def _same_floating(arrays) -> bool:
     """Tensors of one floating dtype (hedera's loop promotes mixed ones)."""
-    tensors = [a for a in arrays if a is not None]
-    dtype = tensors[0].dtype
-    return dtype.is_floating_point and all(type(a) is torch.Tensor and a.dtype is dtype for a in tensors)
+    dtype = None
+    for a in arrays:  # a loop, not generators: this runs for every fused kernel call
+        if a is None:
+            continue
+        if type(a) is not torch.Tensor:
+            return False
+        if dtype is None:
+            dtype = a.dtype
+            if not dtype.is_floating_point:
+                return False
+        elif a.dtype is not dtype:
+            return False
+    return dtype is not None
 
 
 def _fused_applies(*arrays) -> bool:
@@ -371,23 +381,32 @@ def _gru_written_out(x, h, w_ih, w_hh, b_ih, b_hh):
     return _over_time(cell, x, h, w_ih, b_ih)
 
 
+def _zeros_state(x, w_hh, layers: tuple = ()):
+    """The zero state ``(*layers, batch, hidden)`` of a call without one (one dtype: checked)."""
+    return x.new_zeros((*layers, x.shape[0], w_hh.shape[0]))
+
+
 def lstm(x, h, c, w_ih, w_hh, b_ih, b_hh):
     if _written_out_applies(x, h, c, w_ih, w_hh, b_ih, b_hh):
+        if h is None:
+            h = c = _zeros_state(x, w_hh)
         return _lstm_written_out(x, h, c, w_ih, w_hh, b_ih, b_hh)
     if not _fused_applies(x, h, c, w_ih, w_hh, b_ih, b_hh):
         return None
     weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
-    out, h, c = torch.lstm(x, (h[None], c[None]), weights, biased, 1, 0.0, False, False, True)
+    state = (_zeros_state(x, w_hh, (1,)),) * 2 if h is None else (h[None], c[None])
+    out, h, c = torch.lstm(x, state, weights, biased, 1, 0.0, False, False, True)
     return out, h[0], c[0]
 
 
 def gru(x, h, w_ih, w_hh, b_ih, b_hh):
     if _written_out_applies(x, h, w_ih, w_hh, b_ih, b_hh):
-        return _gru_written_out(x, h, w_ih, w_hh, b_ih, b_hh)
+        return _gru_written_out(x, _zeros_state(x, w_hh) if h is None else h, w_ih, w_hh, b_ih, b_hh)
     if not _fused_applies(x, h, w_ih, w_hh, b_ih, b_hh):
         return None
     weights, biased = _rnn_weights(w_ih, w_hh, b_ih, b_hh)
-    out, h = torch.gru(x, h[None], weights, biased, 1, 0.0, False, False, True)
+    state = _zeros_state(x, w_hh, (1,)) if h is None else h[None]
+    out, h = torch.gru(x, state, weights, biased, 1, 0.0, False, False, True)
     return out, h[0]
 
 
@@ -414,3 +433,42 @@ def layer_norm(x, normalized_shape, weight, bias, eps):
     if not _fused_applies(x, weight, bias):
         return None
     return F.layer_norm(x, normalized_shape, weight, bias, eps)
+
+
+# ---- linear layers and the cross-entropy loss (issue 14: torch eager's per-step cost) -----------
+
+
+def linear(x, weight, bias):
+    # torch.addmm: the product and the bias in one kernel and one autograd node (what
+    # torch.nn.Linear's F.linear calls), where hd.matmul + hd.add make two of each
+    if bias is None or x.ndim < 2 or not _fused_applies(x, weight, bias):
+        return None
+    if x.ndim == 2:
+        return torch.addmm(bias, x, weight)
+    return torch.addmm(bias, x.reshape(-1, x.shape[-1]), weight).view(*x.shape[:-1], weight.shape[1])
+
+
+def cross_entropy(logits, targets, axis, reduction, label_smoothing, ignore_index):
+    # F.cross_entropy: log_softmax and nll_loss, two autograd nodes (torch.nn.CrossEntropyLoss),
+    # where hedera's pick, negation and mean make five; its own range check raises for a target
+    # out of range, and then hedera's written-out form raises hedera's error (None)
+    if type(targets) is not torch.Tensor or targets.dtype is not torch.int64 or not _fused_applies(logits):
+        return None
+    ndim = logits.ndim
+    if axis == ndim - 1 and ndim != 2:  # classes last: torch wants them at axis 1 (of 2)
+        flat_logits, flat_targets = logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)
+    elif axis == 1:
+        flat_logits, flat_targets = logits, targets
+    else:
+        return None
+    try:
+        loss = F.cross_entropy(
+            flat_logits,
+            flat_targets,
+            reduction=reduction,
+            ignore_index=ignore_index,
+            label_smoothing=label_smoothing,
+        )
+    except (IndexError, RuntimeError):
+        return None
+    return loss.view(targets.shape) if reduction == "none" and flat_logits is not logits else loss

@@ -19,9 +19,9 @@ from .activations import sigmoid
 __all__ = ["gru", "gru_cell", "lstm", "lstm_cell"]
 
 
-def _check_weights(op: str, x: Array, h: Array, w_ih: Array, w_hh: Array, b_ih, b_hh, gates: int) -> int:
-    """The hidden size, after checking every shape against it."""
-    xs, hs = _args.shape_of(x), _args.shape_of(h)
+def _check_weights(op: str, xs: tuple, hs: tuple, w_ih: Array, w_hh: Array, b_ih, b_hh, gates: int) -> int:
+    """The hidden size, after checking every shape against it (``xs``, ``hs``: the shapes of one
+    step's input and of the hidden state)."""
     wi, wh = _args.shape_of(w_ih), _args.shape_of(w_hh)
     if len(hs) < 1:
         raise hd.ShapeError(f"{op}: the hidden state must have shape (..., hidden_size), got shape {hs}")
@@ -39,6 +39,22 @@ def _check_weights(op: str, x: Array, h: Array, w_ih: Array, w_hh: Array, b_ih, 
     _args.vector_param(op, "b_ih", b_ih, gates * hidden)
     _args.vector_param(op, "b_hh", b_hh, gates * hidden)
     return hidden
+
+
+def _zero_state_shape(op: str, xs: tuple, w_hh: Array, gates: int) -> tuple:
+    """``(batch, hidden_size)``: the shape of the zero state for ``x`` of shape ``xs``."""
+    ws = _args.shape_of(w_hh)
+    if len(ws) != 2:
+        raise hd.ShapeError(
+            f"{op}: w_hh must have shape (hidden_size, {gates} * hidden_size), got shape {ws}"
+        )
+    return (xs[0], ws[0])
+
+
+def _zero_state(x: Array, w_hh: Array, hidden: int) -> Array:
+    """Zeros ``(batch, hidden)`` of the type of ``x @ w_hh``, on ``x``'s device (a batch unknown
+    while tracing is fine: the zeros are made from ``x``)."""
+    return hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, :hidden]))
 
 
 def _lstm_step(gates_x: Array, h: Array, c: Array, w_hh: Array, b_hh: Array | None) -> tuple[Array, Array]:
@@ -90,7 +106,7 @@ def lstm_cell(
     (h', c') : arrays of shape ``(..., hidden_size)``
     """
     h, c = state
-    _check_weights("lstm_cell", x, h, w_ih, w_hh, b_ih, b_hh, 4)
+    _check_weights("lstm_cell", _args.shape_of(x), _args.shape_of(h), w_ih, w_hh, b_ih, b_hh, 4)
     return _lstm_step(_input_gates(x, w_ih, b_ih), h, c, w_hh, b_hh)
 
 
@@ -126,17 +142,14 @@ def lstm(
     instead (its loop in C++, :func:`hedera.nn_ops.lstm`), equal within float rounding.
     """
     xs = _args.expect_rank("lstm", x, 3, "(batch, time, input_size)")
-    if state is None:
-        ws = _args.shape_of(w_hh)
-        if len(ws) != 2:
-            raise hd.ShapeError(f"lstm: w_hh must have shape (hidden_size, 4 * hidden_size), got shape {ws}")
-        h = c = hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, : ws[0]]))  # (batch, hidden)
-    else:
-        h, c = state
-    _check_weights("lstm", x[:, 0], h, w_ih, w_hh, b_ih, b_hh, 4)
+    h, c = (None, None) if state is None else state  # None: zeros (the fused kernel makes its own)
+    hs = _zero_state_shape("lstm", xs, w_hh, 4) if h is None else _args.shape_of(h)
+    _check_weights("lstm", xs[:1] + xs[2:], hs, w_ih, w_hh, b_ih, b_hh, 4)
     fused = hd.nn_ops.lstm(x, h, c, w_ih, w_hh, b_ih, b_hh)  # the backend's own loop, where it has one
     if fused is not None:
         return fused[0], (fused[1], fused[2])
+    if state is None:
+        h = c = _zero_state(x, w_hh, hs[-1])
     # time first before the product: the smaller transpose (input_size, not 4 * hidden, per step)
     gates_x = _input_gates(hd.permute_dims(x, (1, 0, 2)), w_ih, b_ih)  # (time, batch, 4 * hidden)
 
@@ -174,7 +187,7 @@ def gru_cell(
     -------
     array, shape ``(..., hidden_size)``: the new hidden state.
     """
-    _check_weights("gru_cell", x, h, w_ih, w_hh, b_ih, b_hh, 3)
+    _check_weights("gru_cell", _args.shape_of(x), _args.shape_of(h), w_ih, w_hh, b_ih, b_hh, 3)
     xr, xz, xn = hd.split(_input_gates(x, w_ih, b_ih), 3, axis=-1)
     hh = hd.matmul(h, w_hh)
     if b_hh is not None:
@@ -211,15 +224,13 @@ def gru(
         The final hidden state.
     """
     xs = _args.expect_rank("gru", x, 3, "(batch, time, input_size)")
-    if h0 is None:
-        ws = _args.shape_of(w_hh)
-        if len(ws) != 2:
-            raise hd.ShapeError(f"gru: w_hh must have shape (hidden_size, 3 * hidden_size), got shape {ws}")
-        h0 = hd.multiply(hd.zeros_like(x[:, 0, :1]), hd.zeros_like(w_hh[:1, : ws[0]]))  # (batch, hidden)
-    _check_weights("gru", x[:, 0], h0, w_ih, w_hh, b_ih, b_hh, 3)
+    hs = _zero_state_shape("gru", xs, w_hh, 3) if h0 is None else _args.shape_of(h0)
+    _check_weights("gru", xs[:1] + xs[2:], hs, w_ih, w_hh, b_ih, b_hh, 3)
     fused = hd.nn_ops.gru(x, h0, w_ih, w_hh, b_ih, b_hh)  # the backend's own loop, where it has one
     if fused is not None:
         return fused
+    if h0 is None:
+        h0 = _zero_state(x, w_hh, hs[-1])
 
     def step(h: Array, x_t: Array) -> tuple[Array, Array]:
         h = gru_cell(x_t, h, w_ih, w_hh, b_ih, b_hh)

@@ -110,6 +110,11 @@ class _Recurrent(Layer):
         return text
 
 
+def _stacked(states: list[Array]) -> Array:
+    """The layers' final states along a new first axis (one layer: an expand_dims, cheaper than a stack)."""
+    return hd.expand_dims(states[0], axis=0) if len(states) == 1 else hd.stack(states)
+
+
 class LSTM(_Recurrent):
     """A stack of ``num_layers`` LSTM layers over a sequence (``torch.nn.LSTM(batch_first=True)``).
 
@@ -154,7 +159,7 @@ class LSTM(_Recurrent):
             hs.append(h)
             cs.append(c)
             y = self._between_layers(y, k)
-        return y, (hd.stack(hs), hd.stack(cs))
+        return y, (_stacked(hs), _stacked(cs))
 
 
 class GRU(_Recurrent):
@@ -178,4 +183,4 @@ class GRU(_Recurrent):
             outputs, h = F.gru(y, None if h0 is None else h0[k], w_ih, w_hh, b_ih, b_hh)
             finals.append(h)
             y = self._between_layers(outputs, k)
-        return y, hd.stack(finals)
+        return y, _stacked(finals)
