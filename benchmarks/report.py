@@ -954,6 +954,30 @@ def _training_section(d: dict, folder: Path) -> list[str]:
     return lines
 
 
+def _optimizer_section(d: dict) -> list[str]:
+    """``benchmarks/optimizer_step.py``: hd.optim.Adam's step alone against torch.optim.Adam's, on torch."""
+    load = d["machine"]["load_average"]
+    lines = [
+        "## Optimizer step alone: `hd.optim.Adam` against `torch.optim.Adam` (torch, CPU)",
+        "",
+        "`benchmarks/optimizer_step.py`: us of CPU time per step on the parameters of the training "
+        "step's models, paired in random order per round; `torch.optim` with its CPU default (the "
+        "single-tensor loop) and with `fused=True` (the kernel `opt.step` runs). Load average "
+        f"{' '.join(f'{v:.2f}' for v in load or [])}.",
+        "",
+        "| model | tensors | elements | hd step us | hd update us | torch.optim us | fused=True us "
+        "| step / torch.optim | step / fused |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in d["rows"]:
+        lines.append(
+            f"| {r['model']} | {r['tensors']} | {r['elements']} | {r['hedera_step_us']:.1f} | "
+            f"{r['hedera_update_us']:.1f} | {r['torch_default_us']:.1f} | {r['torch_fused_us']:.1f} | "
+            f"{r['ratio_step_default']:.2f} | {r['ratio_step_fused']:.2f} |"
+        )
+    return [*lines, ""]
+
+
 def _training_chart(d: dict, folder: Path) -> Path | None:
     try:
         import matplotlib
@@ -992,6 +1016,7 @@ def build(folder: Path, output: Path) -> str:
         "interop",
         "control_flow",
         "training_step",
+        "optimizer_step",
         "distributed",
     )
     data = {name: _load(folder, name) for name in names}
@@ -1021,6 +1046,8 @@ def build(folder: Path, output: Path) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     if data["training_step"]:
         lines += _training_section(data["training_step"], folder)
+    if data["optimizer_step"] and data["optimizer_step"].get("rows"):
+        lines += _optimizer_section(data["optimizer_step"])
     lines += _charts(data, folder)
     if lib:
         lines += _native_table(lib)

@@ -34,6 +34,7 @@ SCRIPTS = (
     "import_time",
     "control_flow",
     "training_step",
+    "optimizer_step",
     "distributed",
     "interop",
 )

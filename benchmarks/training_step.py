@@ -35,7 +35,10 @@ from the same weights and batch (float32 tolerance): the comparison is of equal 
 (:func:`check_same_losses`; tests/nn/test_training_baselines.py runs the same check).
 Hedera's and the native step are timed in alternation (the order flipped every round),
 so that a change of the machine's load hits both; the table gives the medians and their
-ratio. Each backend runs in its own subprocess (Keras reads ``KERAS_BACKEND`` once).
+ratio. A fast step runs more rounds than ``--rounds`` (until each side has run 0.3 s, at most ten
+times as many): a batch-8 step of a millisecond is timed 200 times, not 20. Each row also
+records the quartiles of its per-round ratios (``ratio_quartiles``), the spread the load gave.
+Each backend runs in its own subprocess (Keras reads ``KERAS_BACKEND`` once).
 
 Usage::
 
@@ -568,20 +571,39 @@ def check_same_losses(
 CLOCKS = {"process": time.process_time, "wall": time.perf_counter}
 
 
+#: a fast step is timed for more rounds than ``--rounds``: until each side has run this long (at
+#: most MAX_ROUNDS_FACTOR times the rounds); a batch-8 step of a millisecond gets 200 rounds, not 20
+MIN_TIMED_S = 0.3
+MAX_ROUNDS_FACTOR = 10
+
+
 def time_pair(
-    ours: Runner, theirs: Runner, rounds: int, warmup: int, clock: Callable[[], float] = time.process_time
-) -> tuple[float, float]:
-    """Median seconds per step of each, the two timed in alternation (order flipped every round)."""
+    ours: Runner,
+    theirs: Runner,
+    rounds: int,
+    warmup: int,
+    clock: Callable[[], float] = time.process_time,
+    min_seconds: float = 0.0,
+) -> tuple[float, float, tuple[float, float]]:
+    """Median seconds per step of each, the two timed in alternation (order flipped every round),
+    and the quartiles of the per-round ratios (each round's two steps, adjacent in time: their
+    spread says how far the load moved the ratio). At least ``rounds`` rounds, more until each
+    side has run ``min_seconds`` (at most ``MAX_ROUNDS_FACTOR * rounds``)."""
     for _ in range(warmup):
         ours.run(), theirs.run()
-    a, b = [], []
-    for i in range(rounds):
+    a: list[float] = []
+    b: list[float] = []
+    i = 0
+    while i < rounds or (min(sum(a), sum(b)) < min_seconds and i < MAX_ROUNDS_FACTOR * rounds):
         pair = ((ours, a), (theirs, b)) if i % 2 == 0 else ((theirs, b), (ours, a))
         for runner, out in pair:
             t0 = clock()
             runner.run()
             out.append(clock() - t0)
-    return statistics.median(a), statistics.median(b)
+        i += 1
+    ratios = [x / y for x, y in zip(a, b, strict=True) if y > 0]
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [float("nan")] * 3
+    return statistics.median(a), statistics.median(b), (quartiles[0], quartiles[2])
 
 
 def fresh_dynamo() -> None:
@@ -605,6 +627,7 @@ def measure_backend(
     warmup: int,
     modes: list[str] | None,
     clock: Callable[[], float] = time.process_time,
+    min_seconds: float = MIN_TIMED_S,
 ) -> list[dict]:
     """The rows of one backend (run in that backend's worker process)."""
     rows = []
@@ -624,7 +647,7 @@ def measure_backend(
                     # the first steps from the same weights: the same losses (equal work), then timed
                     ours_curve, theirs_curve = losses(ours, 3), losses(theirs, 3)
                     assert_same_losses(ours_curve, theirs_curve, f"{name} on {backend}, {mode}")
-                    h, n = time_pair(ours, theirs, rounds, warmup, clock)
+                    h, n, spread = time_pair(ours, theirs, rounds, warmup, clock, min_seconds)
                 except Exception as e:  # a failing case is reported, not hidden
                     row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
                     print(f"{backend} {mode} {name} batch {size}: {row['error']}", file=sys.stderr)
@@ -634,12 +657,14 @@ def measure_backend(
                     hedera_ms=h * 1e3,
                     native_ms=n * 1e3,
                     ratio=h / n,
+                    ratio_quartiles=spread,
                     losses=ours_curve,
                     native_losses=theirs_curve,
                 )
                 print(
                     f"{backend:10} {mode:16} {name:11} batch {size:4}: hedera {h * 1e3:8.3f} ms  "
-                    f"native {n * 1e3:8.3f} ms  ratio {h / n:5.2f}",
+                    f"native {n * 1e3:8.3f} ms  ratio {h / n:5.2f} "
+                    f"(rounds' ratios {spread[0]:.2f}-{spread[1]:.2f})",
                     flush=True,
                 )
                 rows.append(row)
@@ -723,7 +748,7 @@ def run_worker(backend: str, args: argparse.Namespace) -> list[dict]:
             "--warmup",
             str(args.warmup),
         ]
-        cmd += ["--clock", args.clock]
+        cmd += ["--clock", args.clock] + (["--quick"] if args.quick else [])
         if args.modes:
             cmd += ["--modes", ",".join(args.modes)]
         env = {
@@ -796,6 +821,7 @@ def main(argv: list[str] | None = None) -> int:
             args.warmup,
             args.modes,
             CLOCKS[args.clock],
+            0.0 if args.quick else MIN_TIMED_S,
         )
         args.output.write_text(json.dumps(rows))
         return 0

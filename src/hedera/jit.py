@@ -22,8 +22,11 @@ and static arguments, runs in C (``hedera._fastfront.JitCall``, the base class o
 (and their keyword names) in a dict of the signatures seen before and call the compiled function
 they find: a few hundred nanoseconds more (``benchmarks/jit_overhead.py``). Nests of arrays
 (dicts, lists, ``hd.Container``) are walked on each call to find their backend, and a call that
-mixes backends takes the slow path, which raises naming the arguments. jax gets the ``in_jit``
-flag set inside its trace only; the other backends set it around each call.
+mixes backends takes the slow path, which raises naming the arguments. On jax, nests of
+Containers, lists and tuples go to ``jax.jit`` as the flat lists of their leaves that this walk
+collects, and the Containers are rebuilt in the trace and from the returned leaves
+(:class:`_FlatTraced`): jax would call back into Python for every Container node, both ways.
+jax gets the ``in_jit`` flag set inside its trace only; the other backends set it around each call.
 
 Randomness. Inside a compiled function use explicit keys
 (``hd.random.normal(shape, key=k)``); a stateful call (no ``key``) would be
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -56,8 +60,11 @@ from .tree import NAMESPACE as _TREE_NAMESPACE
 
 if TYPE_CHECKING:
     import optree
+
+    from . import _nests
 else:  # imported on first use (see hedera._lazy): a tenth of `import hedera` otherwise
     optree = on_first_use("optree", globals())
+    _nests = on_first_use("hedera._nests", globals())  # the first call with nests
 
 __all__ = ["inside_trace", "jit", "traced_by"]
 
@@ -110,6 +117,7 @@ _MIXED = object()  # _nest_backend's answer for arrays of two backends
 #: the handler of its errors (or None)
 _Entry = tuple[Callable, bool, "Callable[[Exception, tuple, dict], None] | None"]
 _WALK = (None, False, None)  # the entry of a signature with nests: walk them on every call
+_NO_FLAT_CALL = object()  # Jitted._flat_call's answer where the flat path does not apply
 
 
 def _nest_backend(items: list) -> Any:
@@ -183,6 +191,9 @@ class _InJitWhileTracing:
             value = getattr(f, attr, None)
             if value is not None:
                 setattr(self, attr, value)
+        #: the flat-argument versions of this function, by argument spec (shared by every
+        #: ``hd.jit(f)`` of one ``f``, for the same reason as this wrapper: jax's caches)
+        self.flat: dict[tuple, _FlatTraced] = {}
 
     @property
     def __wrapped__(self) -> Callable:
@@ -194,6 +205,42 @@ class _InJitWhileTracing:
             return self._ref()(*args, **kwargs)
         finally:
             in_jit.reset(token)
+
+
+class _FlatTraced:
+    """``f`` over flat leaf lists: what ``jax.jit`` gets for arguments that are nests of Containers.
+
+    jax flattens a list of arrays in C, but calls back into Python for every ``hd.Container``
+    node of its arguments and outputs, on every call (about 0.5 us a node). :class:`Jitted`
+    passes each nest argument as the list of its leaves instead (:func:`hedera._nests.flatten_args`,
+    a walk it makes anyway to find the backend), and this function, run by jax only to trace,
+    rebuilds the arguments from ``spec``, calls ``f`` and returns its outputs' leaves. Their
+    structure is remembered with a generated builder (:func:`hedera._nests.builder`) that
+    :class:`Jitted` applies to the leaves jax returns. If a later trace (new shapes) gives
+    another output structure, ``unstable`` is set and the calls with this spec go back to
+    ``jax.jit`` of ``f`` itself, which keeps one output structure per trace.
+    """
+
+    def __init__(self, f: _InJitWhileTracing, spec: tuple) -> None:
+        self._f = f
+        self.spec = list(spec)
+        self.treedef: Any = None
+        self.build: Callable[[list], Any] | None = None
+        self.unstable = False
+        for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+            value = getattr(f, attr, None)
+            if value is not None:
+                setattr(self, attr, value)
+
+    def __call__(self, *flat: Any) -> list:
+        out = self._f(*_nests.rebuild(self.spec, list(flat)))
+        leaves, treedef = optree.tree_flatten(out, namespace=_TREE_NAMESPACE)
+        if self.treedef is not None and treedef != self.treedef:
+            self.unstable = True
+        if self.treedef is None or treedef != self.treedef:
+            self.treedef = treedef
+            self.build = _nests.builder(out) or treedef.unflatten
+        return leaves
 
 
 _IN_JIT_WRAPPERS: dict[int, tuple[Any, _InJitWhileTracing]] = {}  # id(f) -> (weakref to f, wrapper)
@@ -262,6 +309,10 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         # the type of a single positional argument, or the tuple of the argument types (+ _KWARGS,
         # the keyword names, their values' types) -> an _entries value, or _WALK for nests
         self._by_signature: dict[Any, _Entry] = {}
+        # nests of Containers passed flat (jax): spec -> (compiled function over flat leaves, its
+        # _FlatTraced), and the last one used with its spec (a training loop's: one compare)
+        self._flat_calls: dict[tuple, tuple[Callable, _FlatTraced]] = {}
+        self._last_flat: tuple[list, str, Callable, _FlatTraced] | None = None
 
     def _call(self, *args: Any, **kwargs: Any) -> Any:
         """A call that the C path does not take (or every call, without the extension)."""
@@ -276,7 +327,17 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         except KeyError:
             compiled, sets_in_jit, diagnose = self._entry_for_call(args, kwargs, key)
         if compiled is None:  # nests: their arrays decide, found by a walk on every call
-            compiled, sets_in_jit, diagnose = self._walked_entry(args, kwargs)
+            walked = None
+            if not kwargs and not (self.static_argnums or self.static_argnames):
+                flat = _nests.flatten_args(args)
+                if flat is not None:
+                    result = self._flat_call(*flat)
+                    if result is not _NO_FLAT_CALL:
+                        return result
+                    walked = self._entries.get(flat[2])  # the walk found the backend: no second one
+            if walked is None:
+                walked = self._walked_entry(args, kwargs)
+            compiled, sets_in_jit, diagnose = walked
         if not sets_in_jit:  # jax: in_jit is set inside the traced function (tracing runs f)
             return compiled(*args, **kwargs)
         token = in_jit.set(True)
@@ -288,6 +349,40 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             raise
         finally:
             in_jit.reset(token)
+
+    def _flat_call(self, spec: list, flat: list, backend: str | None) -> Any:
+        """Call with nests passed as flat leaf lists (:class:`_FlatTraced`), where it applies: a
+        backend whose compiler runs ``f`` only to trace (jax); else :data:`_NO_FLAT_CALL`."""
+        last = self._last_flat
+        if last is not None and last[0] == spec and last[1] == backend:
+            _, _, compiled, traced = last
+        else:
+            if backend is None or backend is _nests.MIXED:
+                return _NO_FLAT_CALL
+            entry = self._entries.get(backend) or self._entry(backend)
+            if entry[1]:  # the compiler runs f on every call (not jax): nothing to gain
+                return _NO_FLAT_CALL
+            key = tuple(spec)
+            hit = self._flat_calls.get(key)
+            if hit is None:
+                if len(self._flat_calls) >= _MAX_SIGNATURES:
+                    return _NO_FLAT_CALL
+                hit = self._flat_calls[key] = self._flat_compiled(backend, key)
+            compiled, traced = hit
+            self._last_flat = (spec, backend, compiled, traced)
+        if traced.unstable:
+            return _NO_FLAT_CALL
+        leaves = compiled(*flat)
+        return traced.build(leaves)  # type: ignore[misc]
+
+    def _flat_compiled(self, backend: str, key: tuple) -> tuple[Callable, _FlatTraced]:
+        """The compiled function over flat arguments of spec ``key``, and its :class:`_FlatTraced`."""
+        wrapper = _in_jit_while_tracing(self.fn)
+        traced = wrapper.flat.get(key)
+        if traced is None:
+            traced = wrapper.flat[key] = _FlatTraced(wrapper, key)
+        compiled = backend_module(backend, "autodiff").jit(traced, (), (), **self._compile_options(backend))
+        return compiled, traced
 
     def _walked_entry(self, args: tuple, kwargs: dict) -> _Entry:
         """The entry of a call with nests, when no argument is static and its backend compiled."""
@@ -322,6 +417,8 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             self._by_signature[key] = entry if types_decide else _WALK
             if types_decide and not kwargs:
                 self._remember_fast_call(args, entry)
+            elif not types_decide:
+                return _WALK  # this call too takes the path of its signature's later calls
         return entry
 
     def _remember_fast_call(self, args: tuple, entry: _Entry) -> None:
@@ -378,17 +475,21 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             return self._compiled[backend]
         except KeyError:
             pass
+        f = _in_jit_while_tracing(self.fn) if _traces_only(backend) else self.fn
+        compiled = backend_module(backend, "autodiff").jit(
+            f, self.static_argnums, self.static_argnames, **self._compile_options(backend)
+        )
+        self._compiled[backend] = compiled
+        return compiled
+
+    def _compile_options(self, backend: str) -> dict[str, Any]:
+        """The keyword arguments of ``backend``'s compiler: hd.jit's, the backend's own, donation."""
         options = {**self._options, **self._backend_options.get(backend, {})}
         if backend != "tensorflow":
             options.pop("jit_compile", None)
         if self.donate_argnums and backend in _DONATING_BACKENDS:
             options["donate_argnums"] = self.donate_argnums
-        f = _in_jit_while_tracing(self.fn) if _traces_only(backend) else self.fn
-        compiled = backend_module(backend, "autodiff").jit(
-            f, self.static_argnums, self.static_argnames, **options
-        )
-        self._compiled[backend] = compiled
-        return compiled
+        return options
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:  # decorating a method
         return self if obj is None else functools.partial(self, obj)
@@ -397,8 +498,39 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         return f"<hd.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
 
 
+# ---- a call inside a user's own torch.compile ---------------------------------------------------
+
+
+def _call_traced_by_dynamo(self: Jitted, *args: Any, **kwargs: Any) -> Any:
+    """What dynamo traces for a call of a :class:`Jitted` in code it compiles (a user's
+    ``torch.compile`` around a function calling an ``hd.jit``'ed one): ``f`` itself, inlined into
+    the user's graph, as ``torch.compile`` inlines a compiled function called inside another.
+    The C call path and the Python one's ``in_jit`` ContextVar are opaque to dynamo: it broke
+    the graph there (``fullgraph=True`` failed)."""
+    return self.fn(*args, **kwargs)
+
+
+def _register_call_with_dynamo() -> None:
+    from torch.compiler import substitute_in_graph
+
+    substitute_in_graph(Jitted.__call__, skip_signature_check=True)(_call_traced_by_dynamo)
+
+
+def _python_call(self: Jitted, *args: Any, **kwargs: Any) -> Any:
+    """``Jitted.__call__`` without the C call path: :meth:`Jitted._call`, or ``f`` itself while
+    dynamo traces (it inlines a Python ``__call__`` without looking for a polyfill)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.compiler.is_compiling():
+        return self.fn(*args, **kwargs)
+    return self._call(*args, **kwargs)
+
+
 if _CallBase is object:  # no C call path: every call is the Python one
-    Jitted.__call__ = Jitted._call  # type: ignore[method-assign,assignment]
+    Jitted.__call__ = _python_call  # type: ignore[method-assign,assignment]
+elif "torch._dynamo" in sys.modules:
+    _register_call_with_dynamo()
+else:  # registered with the C fronts when dynamo is imported (_fastpath's import hook)
+    _fastpath._POLYFILLS[Jitted.__call__] = _call_traced_by_dynamo
 
 
 #: the backends whose compiled functions take ``donate_argnums`` (jax's own; tensorflow's variables)

@@ -57,6 +57,19 @@ picks from the log-probabilities), in one gather where the backend has a cheap o
 (TensorFlow's ``tf.gather(batch_dims=...)``, torch's ``gather``), the same values exactly.
 ``softmax_cross_entropy(logits, targets)`` is the whole per-example cross-entropy of integer
 targets in one kernel (TensorFlow's ``sparse_softmax_cross_entropy_with_logits``), or None.
+
+Fused optimizer kernels
+-----------------------
+``fused_adam`` and ``fused_sgd`` run a whole optimizer update of every parameter in one kernel
+where the backend has one for the call (torch, eagerly, outside autograd and ``torch.func``
+transforms: ``torch._fused_adam_``/``torch._fused_adamw_`` and ``torch._fused_sgd_``, the kernels
+of ``torch.optim``'s ``fused=True``, one pass over each parameter), and return None where it has
+none (another backend, a trace, arrays that need a gradient): then ``hd.optim``'s stages run. The
+algorithm is the stages' (:class:`hedera.optim.Adam`, ``AdamW``, ``SGD``); the kernel's rounding is
+its own (multiply-adds, ``sqrt(v) / sqrt(1 - b2**t)``), so results differ from the stages' at the
+ulp level, and equal ``torch.optim``'s with ``fused=True`` bit for bit. ``reuse_params`` and
+``reuse_state``: the caller gives up those arrays, and the kernel writes the results into them
+(else it copies them first); the gradients are never written to.
 """
 
 from __future__ import annotations
@@ -85,6 +98,9 @@ __all__ = [
     "foreach_sqrt",
     "foreach_square",
     "FUSED_KERNELS",
+    "OPTIMIZER_KERNELS",
+    "fused_adam",
+    "fused_sgd",
     "gather_classes",
     "gelu",
     "gru",
@@ -148,6 +164,19 @@ FUSED_KERNELS: dict[str, str] = {
     "softmax_cross_entropy": "(logits, targets) -> -log_softmax(logits)[..., targets] per example, or None",
     "attention": "(query, key, value, scale) -> softmax(query @ key^T * scale) @ value, or None",
     "layer_norm": "(x, normalized_shape, weight, bias, eps) -> layer normalisation of x, or None",
+}
+
+
+#: fused optimizer kernel name -> its signature; optional in a backend's module (None: hd.optim's stages run)
+OPTIMIZER_KERNELS: dict[str, str] = {
+    "fused_adam": (
+        "(params, grads, mu, nu, nu_max, count, lr, b1, b2, eps, weight_decay, decoupled, "
+        "reuse_params, reuse_state) -> (params, mu, nu, nu_max) or None"
+    ),
+    "fused_sgd": (
+        "(params, grads, buf, count, lr, momentum, dampening, nesterov, weight_decay, "
+        "reuse_params, reuse_state) -> (params, buf) or None"
+    ),
 }
 
 
@@ -392,3 +421,60 @@ gru = _fused_front("gru")
 gather_classes = _fused_front("gather_classes")
 softmax_cross_entropy = _fused_front("softmax_cross_entropy")
 layer_norm = _fused_front("layer_norm")
+
+
+# ---- fused optimizer kernels --------------------------------------------------------------------
+
+
+def _optimizer_front(name: str, doc: str) -> Callable:
+    cache: dict[type, Callable] = {}
+
+    def front(params: list, *args: Any) -> Any:
+        if not _nonempty_list(name, params):
+            return None
+        x = params[0]
+        try:
+            kernel = cache[type(x)]
+        except KeyError:
+            backend_of(x)  # the hedera error for a non-array
+            module = kernels(backend_name_of_type(type(x)))
+            kernel = vars(module).get(name) or _no_kernel
+            if not _dispatch._is_tracing():
+                cache[type(x)] = kernel
+        return kernel(params, *args)
+
+    front.__name__ = front.__qualname__ = name
+    front.__doc__ = doc
+    return front
+
+
+_FUSED_COMMON = """
+
+    The lists hold arrays of one shape per parameter, in one order; ``lr`` is a float or a 0-d
+    array. ``reuse_params`` / ``reuse_state``: the caller gives up ``params`` / the state lists,
+    which the kernel may then write the results into. The new parameters are never part of an
+    autodiff graph (``hd.stop_gradient``'s). Returns None, touching nothing, where the
+    backend has no kernel for the call (other backends; torch under ``torch.compile``, inside
+    ``torch.func`` transforms, with tensors that need a gradient, of mixed dtypes or devices, or
+    of float16 or bfloat16, which the stages compute in their own dtype).
+    The algorithm is :mod:`hedera.optim`'s; the rounding is the kernel's own (equal to
+    ``torch.optim``'s ``fused=True`` bit for bit), so results differ from the stages' in the last
+    bits.
+    """
+
+fused_adam = _optimizer_front(
+    "fused_adam",
+    "One Adam/AdamW update of every parameter: ``(params, mu, nu, nu_max)`` after it, or None.\n\n"
+    "    Bias-corrected moments (``b1``, ``b2``), ``eps`` added to ``sqrt(v_hat)``; ``weight_decay``\n"
+    "    added to the gradients (L2, Adam's) or, with ``decoupled``, ``p * (1 - lr * weight_decay)``\n"
+    "    (AdamW's); ``nu_max`` is the running maximum of ``nu`` (AMSGrad) or None; ``count`` is the\n"
+    "    0-d integer number of updates including this one (the bias corrections' ``t``)." + _FUSED_COMMON,
+)
+fused_sgd = _optimizer_front(
+    "fused_sgd",
+    "One SGD update of every parameter: ``(params, buf)`` after it, or None.\n\n"
+    "    ``g = grad + weight_decay * p``; with ``momentum`` > 0, ``buf = momentum * buf + (1 -\n"
+    "    dampening) * g`` (``buf = g`` at the first update, ``count`` 1), ``g = buf`` or, with\n"
+    "    ``nesterov``, ``g + momentum * buf``; ``p = p - lr * g``. ``buf`` is None without momentum."
+    + _FUSED_COMMON,
+)

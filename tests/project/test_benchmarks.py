@@ -180,6 +180,17 @@ def test_training_step_quick(framework, tmp_path):
     assert all(key.startswith(framework) for key in result["summary"])
 
 
+def test_optimizer_step_quick(tmp_path, capsys):
+    result = _run_quick("optimizer_step", "torch", tmp_path)
+    rows = {r["model"]: r for r in result["rows"]}
+    assert sorted(rows) == ["lstm", "mlp"]
+    for r in rows.values():
+        keys = ("hedera_step_us", "hedera_update_us", "torch_default_us", "torch_fused_us")
+        assert all(r[k] > 0 for k in keys), r
+    assert rows["lstm"]["tensors"] == 4 and rows["mlp"]["elements"] == 399370
+    assert "| step / torch.optim |" in capsys.readouterr().out
+
+
 def test_import_time_quick(tmp_path, capsys):
     output = tmp_path / "import_time.json"
     assert _load("import_time").main(["--quick", "--output", str(output)]) == 0

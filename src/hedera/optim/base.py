@@ -18,6 +18,7 @@ parameters.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -463,6 +464,119 @@ def clip_by_global_norm(max_norm: float) -> ClipByGlobalNorm:
     return ClipByGlobalNorm(hyperparameter("clip_by_global_norm", "max_norm", max_norm))
 
 
+# ---- fused tails -----------------------------------------------------------------------------
+
+
+def _same_arrays(xs: Leaves, ys: Leaves) -> bool:
+    """Whether the two lists hold the very same array objects."""
+    return len(xs) == len(ys) and all(map(operator.is_, xs, ys))
+
+
+class _FusedTail:
+    """The last stages of a chain, run as one fused optimizer kernel of :mod:`hedera.nn_ops` where the
+    backend has one for the call (torch: ``torch.optim``'s ``fused=True`` kernels); else they run as
+    stages. ``start`` is the index of the first stage it covers."""
+
+    def __init__(self, stages: tuple[tuple[str, Transform], ...], start: int) -> None:
+        self.start = start
+        self.names = tuple(name for name, _ in stages[start:])
+        self.lr: LearningRate = stages[-1][1].lr  # type: ignore[attr-defined]
+
+    def learning_rate(self, step: Array, like: Array) -> Any:
+        """The learning rate: the number, or the schedule's value at ``step`` in ``like``'s dtype."""
+        return self.lr(hd.astype(step, like.dtype)) if callable(self.lr) else self.lr
+
+    def states(
+        self, state: Container, treedef: Any, name: str, old: dict[str, Leaves], new: dict[str, Leaves]
+    ):
+        """The tail's stages' new states: ``new`` for ``name`` (the old Container where its arrays were
+        written into), empty Containers for the stateless ones."""
+        out = {n: Container() for n in self.names}
+        if all(_same_arrays(old[k], new[k]) for k in new):
+            out[name] = state[name]
+        else:
+            out[name] = Container({k: hd.tree.unflatten(treedef, v) for k, v in new.items()})
+        return out
+
+    def run(self, u, state, p, treedef, step, count, scalars, reuse_params):
+        """``(new parameter leaves, {stage name: new state})`` from the kernel, or None where it has none."""
+        raise NotImplementedError
+
+
+class _AdamTail(_FusedTail):
+    """``[AddDecayedWeights] ScaleByAdam [AddDecayedWeights] ScaleByLearningRate``: ``nn_ops.fused_adam``."""
+
+    def __init__(self, stages, start: int, adam: int, decay: float, decoupled: bool) -> None:
+        super().__init__(stages, start)
+        self.name, self.adam = stages[adam]
+        self.decay, self.decoupled = decay, decoupled
+
+    def run(self, u, state, p, treedef, step, count, scalars, reuse_params):
+        adam, st = self.adam, state[self.name]
+        old = {k: _leaves_like(treedef, v, f"state {self.name}/{k}") for k, v in st.items()}
+        out = _K.fused_adam(
+            p, u, old["mu"], old["nu"], old.get("nu_max") if adam.amsgrad else None, count,
+            self.learning_rate(step, p[0]), adam.b1, adam.b2, adam.eps, self.decay, self.decoupled,
+            reuse_params, scalars.in_place,
+        )  # fmt: skip
+        if out is None:
+            return None
+        new_p, mu, nu, nu_max = out
+        new = {"mu": mu, "nu": nu} if nu_max is None else {"mu": mu, "nu": nu, "nu_max": nu_max}
+        return new_p, self.states(state, treedef, self.name, old, new)
+
+
+class _SGDTail(_FusedTail):
+    """``[AddDecayedWeights] [Momentum] ScaleByLearningRate``: ``nn_ops.fused_sgd``."""
+
+    def __init__(self, stages, start: int, momentum: int | None, decay: float) -> None:
+        super().__init__(stages, start)
+        self.name, self.momentum = stages[momentum] if momentum is not None else (None, None)
+        self.decay = decay
+
+    def run(self, u, state, p, treedef, step, count, scalars, reuse_params):
+        m = self.momentum
+        old = {}
+        if m is not None:
+            old = {"buf": _leaves_like(treedef, state[self.name]["buf"], f"state {self.name}/buf")}
+        out = _K.fused_sgd(
+            p, u, old.get("buf"), count, self.learning_rate(step, p[0]),
+            0.0 if m is None else m.momentum, 0.0 if m is None else m.dampening,
+            False if m is None else m.nesterov, self.decay, reuse_params, scalars.in_place,
+        )  # fmt: skip
+        if out is None:
+            return None
+        new_p, buf = out
+        if m is None:
+            return new_p, {n: Container() for n in self.names}
+        return new_p, self.states(state, treedef, self.name, old, {"buf": buf})
+
+
+def _fused_tail(stages: tuple[tuple[str, Transform], ...]) -> _FusedTail | None:
+    """The fused tail the chain ``stages`` ends with (Adam's, AdamW's or SGD's), or None.
+
+    Only these exact stage classes (not subclasses, which may compute otherwise) are fused.
+    """
+    kinds = [type(t) for _, t in stages]
+    if not kinds or kinds[-1] is not ScaleByLearningRate:
+        return None
+    i = len(kinds) - 2  # the stage before the learning rate
+    decay, decoupled = 0.0, False
+    if i >= 1 and kinds[i] is AddDecayedWeights and kinds[i - 1] is ScaleByAdam:
+        decay, decoupled, i = stages[i][1].weight_decay, True, i - 1  # type: ignore[attr-defined]
+    if i >= 0 and kinds[i] is ScaleByAdam:
+        adam = start = i
+        if not decoupled and i >= 1 and kinds[i - 1] is AddDecayedWeights:
+            decay, start = stages[i - 1][1].weight_decay, i - 1  # type: ignore[attr-defined]
+        return _AdamTail(stages, start, adam, decay, decoupled)
+    momentum = None
+    if i >= 0 and kinds[i] is Momentum:
+        momentum, i = i, i - 1
+    if i >= 0 and kinds[i] is AddDecayedWeights:
+        return _SGDTail(stages, i, momentum, stages[i][1].weight_decay)  # type: ignore[attr-defined]
+    return _SGDTail(stages, i + 1, momentum, 0.0)
+
+
 # ---- the optimizer ---------------------------------------------------------------------------
 
 
@@ -493,10 +607,13 @@ class Optimizer:
             stages.append((t.name if count == 0 else f"{t.name}_{count}", t))
         self.stages: tuple[tuple[str, Transform], ...] = tuple(stages)
         self._leaf_stages = all(isinstance(t, _LeafTransform) for _, t in stages)
+        #: the last stages as one fused kernel of hd.nn_ops, where the chain ends as Adam's or SGD's
+        self._tail = _fused_tail(self.stages) if self._leaf_stages else None
         self._state: Container | None = None
         self._state_is_own = False  # made by init/step, no one else's: step may overwrite its arrays
         self._owner: Any = None
         self._spares: dict[str, Leaves] = {}  # step's temporaries, written into at the next step
+        self._own_params: Leaves | None = None  # the parameter arrays step put in the module last
 
     @property
     def state(self) -> Container | None:
@@ -546,24 +663,61 @@ class Optimizer:
         """:meth:`update`; ``in_place``: the new state may be written into the old state's arrays."""
         params = _container(params, "params")
         grads = _container(grads, "grads")
-        step = state["step"]
-        scalars = _Scalars(step, in_place, self._spares if in_place else None)
-        new_state = Container(step=hd.add(step, 1))
         if not self._leaf_stages:
+            step = state["step"]
+            scalars = _Scalars(step, in_place, self._spares if in_place else None)
+            new_state = Container(step=hd.add(step, 1))
             updates = grads
             for name, t in self.stages:
                 updates, new_state[name] = t.update(updates, state[name], params, step, scalars)
             return _map(hd.add, params, updates), new_state
-        # every stage works on lists of leaves: flatten once, one multi-tensor kernel call per operation
         p, treedef = hd.tree.flatten(params)
+        leaves, _, new_state = self._update_flat(p, treedef, grads, state, in_place, None)
+        return hd.tree.unflatten(treedef, leaves), new_state
+
+    def _update_flat(
+        self, p: Leaves, treedef: Any, grads: Container, state: Container, in_place: bool, own: Leaves | None
+    ) -> tuple[Leaves, bool, Container]:
+        """The leaf stages' update of the parameter leaves ``p``: ``(new leaves, fused, new_state)``.
+
+        The leaves are flattened once for the whole chain, one multi-tensor (or fused) kernel call
+        per operation; ``fused``: whether a fused kernel of :mod:`hedera.nn_ops` ran the tail.
+        ``own``: the parameter arrays this optimizer's previous :meth:`step` made, which it may
+        write into.
+        """
+        step = state["step"]
+        scalars = _Scalars(step, in_place, self._spares if in_place else None)
+        count = hd.add(step, 1)
+        new_state = Container(step=count)
         u = _leaves_like(treedef, grads, "grads")
-        fresh = False  # the gradients are the caller's: never overwritten
-        for name, t in self.stages:
+        tail = self._tail
+        stop = len(self.stages) if tail is None else tail.start
+        u, fresh = self._run_stages(self.stages[:stop], u, False, state, new_state, p, treedef, step, scalars)
+        if tail is not None:
+            reuse = own is not None and _same_arrays(p, own)
+            done = tail.run(u, state, p, treedef, step, count, scalars, reuse)
+            if done is not None:
+                new_p, tail_state = done
+                for name, s in tail_state.items():
+                    new_state[name] = s
+                return new_p, True, new_state
+            rest = self.stages[stop:]
+            u, fresh = self._run_stages(rest, u, fresh, state, new_state, p, treedef, step, scalars)
+        # params + updates, as updates + params (the same sum) so that fresh updates take the result
+        return _K.foreach_add(u, p, fresh), False, new_state
+
+    @staticmethod
+    def _run_stages(stages, u, fresh, state, new_state, p, treedef, step, scalars) -> tuple[Leaves, bool]:
+        """Run leaf ``stages`` on the updates ``u``, putting their new states in ``new_state``.
+
+        ``fresh``: whether ``u`` are temporaries of this update (the gradients are the caller's: never
+        overwritten). Returns the updates and whether they are fresh.
+        """
+        for name, t in stages:
             s = {k: _leaves_like(treedef, v, f"state {name}/{k}") for k, v in state[name].items()}
             u, s, fresh = t._update_leaves(u, s, p, step, scalars, fresh)
             new_state[name] = Container({k: hd.tree.unflatten(treedef, v) for k, v in s.items()})
-        # params + updates, as updates + params (the same sum) so that fresh updates take the result
-        return hd.tree.unflatten(treedef, _K.foreach_add(u, p, fresh)), new_state
+        return u, fresh
 
     def step(self, module: Any, grads: Any) -> None:
         """Update ``module``'s parameters in place from ``grads`` (the convenience form; not for ``hd.jit``).
@@ -574,16 +728,35 @@ class Optimizer:
         tensors outside autograd), the new state is written into the arrays of the
         state this optimizer made itself (as ``torch.optim`` keeps its state), so that
         a step allocates fewer arrays; a state assigned to :attr:`state` is never
-        written to. The values are :meth:`update`'s, bit for bit.
+        written to. Where a fused kernel runs (:mod:`hedera.nn_ops`' ``fused_adam``,
+        ``fused_sgd``: torch), the new parameters are likewise written into the
+        parameter arrays that this optimizer's previous step put in the module (as
+        ``torch.optim`` does): arrays read from ``module.parameters()`` after one
+        step hold the next step's values after it. The values are :meth:`update`'s,
+        bit for bit.
         """
         params = module.parameters()
         if self._state is None or self._owner is not module:
             self._state, self._state_is_own = self.init(params), True
             self._owner = module
-            self._spares = {}
-        new_params, self._state = self._update(grads, self._state, params, in_place=self._state_is_own)
+            self._spares, self._own_params = {}, None
+        if not self._leaf_stages:
+            new_params, self._state = self._update(grads, self._state, params, in_place=self._state_is_own)
+            self._state_is_own = True
+            module.set_parameters(new_params.map(hd.stop_gradient))
+            return
+        params = _container(params, "params")
+        p, treedef = hd.tree.flatten(params)
+        leaves, fused, self._state = self._update_flat(
+            p, treedef, _container(grads, "grads"), self._state, self._state_is_own, self._own_params
+        )
         self._state_is_own = True
-        module.set_parameters(new_params.map(hd.stop_gradient))
+        if fused and _same_arrays(leaves, p):  # written into the module's own arrays: nothing to set
+            return
+        if not fused:  # the fused kernels' parameters are never part of a graph
+            leaves = [hd.stop_gradient(x) for x in leaves]
+        module.set_parameters(hd.tree.unflatten(treedef, leaves))
+        self._own_params = leaves
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(repr(t) for t in self.transforms)})"

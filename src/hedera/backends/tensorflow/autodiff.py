@@ -27,6 +27,7 @@ from typing import Any
 import optree
 import tensorflow as tf
 
+from ... import _nests
 from ..._dispatch import backend_name_if_cached
 from ...container import Container
 from ...errors import UnsupportedError
@@ -228,6 +229,8 @@ class DonatingFunction:
         self._specs: list[tuple] = []  # (shape, dtype) of every variable
         self._function: Any = None  # the tf.function over the variables of _variables
         self._layout: tuple | None = None  # (output treedef, {output leaf index: variable index})
+        #: the outputs from the returned tensors (hedera._nests.builder), or None: optree's unflatten
+        self._build: Callable[[Sequence], Any] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         n = len(args)
@@ -247,7 +250,10 @@ class DonatingFunction:
             self._adopt(donated, leaves, treedefs)
         # the tf.function takes the other arguments only (each costs its call a signature check)
         rest = [a for i, a in enumerate(args) if i not in donated]
-        returned = iter(self._function(*rest, **kwargs))
+        returned = self._function(*rest, **kwargs)
+        if self._build is not None:  # the outputs' nests, the variables in place, generated once
+            return self._build(returned)
+        returned = iter(returned)
         treedef, slots = self._layout  # type: ignore[misc]
         variables = self._variables
         return treedef.unflatten(
@@ -265,6 +271,7 @@ class DonatingFunction:
             return
         self._variables = [tf.Variable(x, trainable=False, shape=x.shape) for x in leaves]
         self._positions, self._treedefs, self._specs, self._layout = positions, treedefs, specs, None
+        self._build = None
         self._function = tf.function(self._traced, **self._options)
 
     def _traced(self, *args: Any, **kwargs: Any) -> tuple:
@@ -282,6 +289,7 @@ class DonatingFunction:
         layout = (out_treedef, slots)
         if self._layout is None:
             self._layout = layout
+            self._build = _nests.builder(out, {k: self._variables[j] for k, j in slots.items()})
         elif layout != self._layout:
             raise UnsupportedError(
                 "jit: with donate_argnums on tensorflow, the function's outputs must keep their "

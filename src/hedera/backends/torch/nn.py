@@ -278,6 +278,8 @@ foreach_maximum = _foreach_binary(
 foreach_sqrt = _foreach_unary("foreach_sqrt", torch._foreach_sqrt, torch._foreach_sqrt_)
 foreach_square = _foreach_unary("foreach_square", _foreach_square, _foreach_square_, torch.mul)
 
+# the fused optimizer kernels (hd.nn_ops.fused_adam, fused_sgd): torch.optim's fused=True kernels
+from .optim_kernels import fused_adam, fused_sgd  # noqa: E402, F401
 
 # ---- fused recurrent layers ---------------------------------------------------------------------
 # torch.lstm / torch.gru run the whole time loop in C++ (one autograd node per step's ops, no
