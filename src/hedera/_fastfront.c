@@ -67,8 +67,9 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
-#define FASTFRONT_ABI 8
+#define FASTFRONT_ABI 9
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -98,24 +99,31 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    /* The fields every call reads come first, together (method_def, arity, check_count, the last
-     * hit, the checks), the others after them: right after a framework call of a few microseconds
-     * has evicted the state from the CPU caches, each cache line it spans costs a miss. */
-    PyMethodDef method_def;
-    Py_ssize_t arity;
-    Py_ssize_t check_count;    /* the up-front argument checks (0: none) */
+    /* The fields of the hot path (front_call: positional arguments of the last hit's one type, none
+     * of them checked, a target without a native common case) come first, together with
+     * method_def.ml_meth, which CPython reads to call the front: right after a framework call of a
+     * few microseconds has evicted the state from the CPU caches, each cache line it spans costs
+     * a miss. */
+    Py_ssize_t hot_arity;      /* arity where it is >= 1; PY_SSIZE_T_MAX (no hot path) otherwise */
     Py_ssize_t check_position; /* the least position of a positional check (PY_SSIZE_T_MAX: none),
                                 * so that a call without keywords and fewer positional arguments
                                 * does not read the checks at all */
-    ArgumentCheck checks[MAX_CHECKS]; /* (here: a cache line of their own costs a miss a call) */
-    /* The last key found in the cache and its function (strong references; hit_count 0: none).
-     * Most programs call a front with one array type, and comparing type pointers is cheaper
-     * than a dict lookup, above all right after a framework call of several microseconds has
-     * evicted the dict from the CPU caches. Sound because the cache only ever grows, and maps a
-     * key to one function for good (hedera._dispatch.miss). */
+    PyObject *hot_types[MAX_TUPLE_KEY]; /* the type of each of the arity array arguments of the last
+                                         * hit (its one type hit_count times over, or its key), where
+                                         * its target has no native common case; hot_types[0] NULL:
+                                         * none (borrowed: hit_types holds them) */
+    PyObject *hit_target;
+    PyMethodDef method_def;
+    Py_ssize_t arity;
+    Py_ssize_t check_count; /* the up-front argument checks (0: none) */
+    ArgumentCheck checks[MAX_CHECKS];
+    /* The last key found in the cache and its function (hit_target above; strong references;
+     * hit_count 0: none). Most programs call a front with one array type, and comparing type
+     * pointers is cheaper than a dict lookup, above all right after a framework call of several
+     * microseconds has evicted the dict from the CPU caches. Sound because the cache only ever
+     * grows, and maps a key to one function for good (hedera._dispatch.miss). */
     Py_ssize_t hit_count;
     PyObject *hit_types[MAX_TUPLE_KEY];
-    PyObject *hit_target;
     /* The last hit's __hedera_native__ (native, nargs, dtypes), unpacked (strong references;
      * hit_native NULL: the target has none). */
     PyObject *hit_native;
@@ -143,6 +151,22 @@ static PyObject *shape_attribute;  /* the interned str "shape" */
 
 #define MAX_FORWARDED 16 /* arguments a CURRENT front forwards without its backend keyword */
 
+/* The paths a call rarely takes (a cache miss, a new last hit, a failed fast test, an error) are
+ * kept out of line, so that the common ones need no stack frame of theirs and stay short. */
+#if defined(__GNUC__) || defined(__clang__)
+#define COLD __attribute__((noinline, cold))
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define LIKELY(condition) __builtin_expect(!!(condition), 1)
+#define UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+#else
+#define COLD
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#define LIKELY(condition) (condition)
+#define UNLIKELY(condition) (condition)
+#endif
+
 static PyObject *
 call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -151,7 +175,7 @@ call_python_front(FrontState *state, PyObject *const *args, Py_ssize_t nargs, Py
 
 /* The current backend's name in types[0] (borrowed: the context or the globals dict holds it) and
  * 1, or 0 when the Python front must decide (in a torch.compile trace, or on any error). */
-static Py_ssize_t
+static ALWAYS_INLINE Py_ssize_t
 current_backend_name(PyObject **types)
 {
     if (PyList_GET_SIZE(trace_stack) != 0) {
@@ -298,7 +322,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
 
 /* Make (types, target) the front's last hit. New references are taken before the old ones are
  * dropped, since dropping one may run arbitrary code (a weakref callback, say). */
-static void
+static COLD void
 remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObject *target)
 {
     PyObject *old_types[MAX_TUPLE_KEY];
@@ -324,6 +348,9 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     Py_INCREF(target);
     state->hit_target = target;
     state->hit_count = count;
+    for (Py_ssize_t i = 0; i < MAX_TUPLE_KEY; i++) {
+        state->hot_types[i] = native != NULL ? NULL : count == 1 ? types[0] : i < count ? types[i] : NULL;
+    }
     state->hit_native = native;
     state->hit_native_dtypes = dtypes;
     state->hit_native_keywords = keywords;
@@ -560,25 +587,11 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     return native;
 }
 
-/* The cached backend function for these arguments (a borrowed reference), or NULL without an
- * error set when the Python front must decide. The front's last hit is checked before its dict. */
-static PyObject *
-cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
+/* The cache's function for the key ``types`` (count of them), which is not the last hit's, made
+ * the last hit (a borrowed reference), or NULL (an error may be set). */
+static COLD PyObject *
+cached_target_miss(FrontState *state, PyObject *const *types, Py_ssize_t count)
 {
-    PyObject *types[MAX_TUPLE_KEY];
-    Py_ssize_t count = key_types(state, args, nargs, types);
-    if (count == 0) {
-        return NULL;
-    }
-    if (count == state->hit_count) {
-        int hit = 1;
-        for (Py_ssize_t i = 0; i < count; i++) {
-            hit &= types[i] == state->hit_types[i];
-        }
-        if (hit) {
-            return state->hit_target;
-        }
-    }
     PyObject *target;
     if (count == 1) {
         target = PyDict_GetItemWithError(state->cache, types[0]);
@@ -601,10 +614,32 @@ cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
     return target;
 }
 
+/* The cached backend function for these arguments (a borrowed reference), or NULL without an
+ * error set when the Python front must decide. The front's last hit is checked before its dict. */
+static inline PyObject *
+cached_target(FrontState *state, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *types[MAX_TUPLE_KEY];
+    Py_ssize_t count = key_types(state, args, nargs, types);
+    if (count == 0) {
+        return NULL;
+    }
+    if (count == state->hit_count) {
+        int hit = 1;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            hit &= types[i] == state->hit_types[i];
+        }
+        if (hit) {
+            return state->hit_target;
+        }
+    }
+    return cached_target_miss(state, types, count);
+}
+
 /* The error path: hand the exception just raised, with the call's arguments, to the front's
  * explain(exception, args, kwargs). On return the exception is set again (explain found nothing to
  * say); if explain raises, its exception (hedera's, chained to the framework's) is the one set. */
-static void
+static COLD void
 explain_failure(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *type, *value, *traceback;
@@ -899,13 +934,23 @@ parse_checks(PyObject *spec, ArgumentCheck *checks)
 static inline PyObject *front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs,
                                            PyObject *kwnames);
 
-static PyObject *
-front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+/* Whether the fast tests accept every checked argument of a call without keywords. */
+static inline int
+positional_checks_pass(const FrontState *state, PyObject *const *args, Py_ssize_t nargs)
 {
-    FrontState *state = (FrontState *)self;
-    if (state->check_count == 0 || (kwnames == NULL && nargs <= state->check_position)) {
-        return front_call_checked(state, args, nargs, kwnames);
+    for (Py_ssize_t i = 0; i < state->check_count; i++) {
+        const ArgumentCheck *check = &state->checks[i];
+        if (check->position >= 0 && check->position < nargs && !fast_accepts(check, args[check->position])) {
+            return 0;
+        }
     }
+    return 1;
+}
+
+/* A call with keywords, or one whose fast tests did not all pass: the checks, then the call. */
+static COLD PyObject *
+front_call_checking(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
     PyObject *storage[MAX_FORWARDED];
     PyObject *owned = NULL;
     if (check_arguments(state, &args, nargs, kwnames, storage, &owned) < 0) {
@@ -915,6 +960,128 @@ front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     PyObject *result = front_call_checked(state, args, nargs, kwnames);
     Py_XDECREF(owned);
     return result;
+}
+
+/* The backend function raised (result NULL): an Exception goes to the front's explain. */
+static COLD PyObject *
+front_call_failed(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (PyErr_ExceptionMatches(PyExc_Exception)) {
+        explain_failure(state, args, nargs, kwnames);
+    }
+    return NULL; /* (KeyboardInterrupt and the like pass through untouched) */
+}
+
+/* target(*args): through its vectorcall slot where it has one (numpy's ufuncs, torch's and the
+ * builtins do), as the interpreter calls it, without PyObject_Vectorcall's out-of-line steps. */
+static inline PyObject *
+call_directly(PyObject *target, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyTypeObject *type = Py_TYPE(target);
+    if (LIKELY(PyType_HasFeature(type, Py_TPFLAGS_HAVE_VECTORCALL))) {
+        vectorcallfunc call; /* (PyVectorcall_Function, which is not inline before 3.12) */
+        memcpy(&call, (char *)target + type->tp_vectorcall_offset, sizeof(call));
+        if (LIKELY(call != NULL)) {
+            return call(target, args, (size_t)nargs, NULL);
+        }
+    }
+    return PyObject_Vectorcall(target, args, nargs, NULL);
+}
+
+/* For a creation call (a CURRENT front, positional arguments only) on the last hit's backend: the
+ * function to call, native where the last hit's native common case takes the call (*native 1), else
+ * the target (borrowed references); NULL: the general path decides. */
+static inline PyObject *
+current_hit(FrontState *state, PyObject *const *args, Py_ssize_t nargs, int *native)
+{
+    PyObject *name;
+    if (state->hit_count != 1 || !current_backend_name(&name) || name != state->hit_types[0]) {
+        return NULL;
+    }
+    *native = 0;
+    if (state->hit_native != NULL && nargs >= state->hit_native_min_nargs && nargs <= state->hit_native_nargs) {
+        PyObject *allowed = state->hit_native_dtypes; /* (the exact types of the first argument, which
+                                                       * min_nargs >= 1 ensures: native_common_case) */
+        Py_ssize_t n = allowed == NULL ? 0 : PyTuple_GET_SIZE(allowed);
+        int ok = allowed == NULL;
+        for (Py_ssize_t i = 0; !ok && i < n; i++) {
+            ok = PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0]);
+        }
+        if (ok) {
+            *native = 1;
+            return state->hit_native;
+        }
+    }
+    return state->hit_target;
+}
+
+/* A creation call (current_hit): native's answer, or where native raises an Exception, the target's
+ * (its answer or its error stands, as in front_call_checked). */
+static PyObject *
+call_current(FrontState *state, PyObject *callee, int native, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *target = state->hit_target;
+    Py_INCREF(callee); /* (a call of this front inside may change its last hit) */
+    Py_INCREF(target);
+    PyObject *result = call_directly(callee, args, nargs);
+    Py_DECREF(callee);
+    if (UNLIKELY(result == NULL) && native && PyErr_ExceptionMatches(PyExc_Exception)) {
+        PyErr_Clear(); /* the shim decides */
+        result = PyObject_Vectorcall(target, args, nargs, NULL);
+    }
+    Py_DECREF(target);
+    if (LIKELY(result != NULL)) {
+        return result;
+    }
+    return front_call_failed(state, args, nargs, NULL);
+}
+
+/* Every call of a front that is not the hot path's (front_call; out of line: its frame would cost
+ * the hot path a few register saves). */
+static NOINLINE PyObject *
+front_call_general(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (state->check_count != 0 && !(kwnames == NULL && nargs <= state->check_position)) {
+        /* (an exact int, the common value of a checked argument, skips the slow path, as an
+         * argument not given does) */
+        if (kwnames != NULL || !positional_checks_pass(state, args, nargs)) {
+            return front_call_checking(state, args, nargs, kwnames);
+        }
+    }
+    if (kwnames == NULL && state->arity == CURRENT) {
+        int native;
+        PyObject *callee = current_hit(state, args, nargs, &native);
+        if (callee != NULL) {
+            return call_current(state, callee, native, args, nargs);
+        }
+    }
+    return front_call_checked(state, args, nargs, kwnames);
+}
+
+/* The call of a front. The hot path is the common call of a one-to-one front: positional array
+ * arguments of the last hit's types (hot_types), no argument to check, a target without a native
+ * common case; it reads the state's first fields only, and calls the target with the caller's
+ * arguments as they are. */
+static PyObject *
+front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    FrontState *state = (FrontState *)self;
+    if (LIKELY(kwnames == NULL) && nargs >= state->hot_arity && nargs <= state->check_position) {
+        Py_ssize_t arity = state->hot_arity;
+        if (LIKELY((PyObject *)Py_TYPE(args[0]) == state->hot_types[0])
+            && (arity == 1 || ((PyObject *)Py_TYPE(args[1]) == state->hot_types[1]
+                               && (arity == 2 || (PyObject *)Py_TYPE(args[2]) == state->hot_types[2])))) {
+            PyObject *target = state->hit_target;
+            Py_INCREF(target); /* (a call of this front inside may change its last hit) */
+            PyObject *result = call_directly(target, args, nargs);
+            Py_DECREF(target);
+            if (LIKELY(result != NULL)) {
+                return result;
+            }
+            return front_call_failed(state, args, nargs, NULL);
+        }
+    }
+    return front_call_general(state, args, nargs, kwnames);
 }
 
 /* The call once its arguments are checked. */
@@ -955,11 +1122,10 @@ front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, P
         result = PyObject_Vectorcall(target, args, nargs, kwnames);
     }
     Py_DECREF(target);
-    if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
-        return result; /* success, or KeyboardInterrupt and the like: pass through untouched */
+    if (LIKELY(result != NULL)) {
+        return result;
     }
-    explain_failure(state, args, nargs, kwnames);
-    return NULL;
+    return front_call_failed(state, args, nargs, kwnames);
 }
 
 /* A CURRENT front called with backend=... (kwnames[at]): a str names the backend whose function
@@ -1047,6 +1213,9 @@ state_clear(FrontState *state)
     Py_CLEAR(state->check);
     Py_ssize_t count = state->hit_count;
     state->hit_count = 0;
+    for (Py_ssize_t i = 0; i < MAX_TUPLE_KEY; i++) {
+        state->hot_types[i] = NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_CLEAR(state->hit_types[i]);
     }
@@ -1171,6 +1340,10 @@ make_front(PyObject *module, PyObject *args)
     state->arity = arity;
     state->name = name;
     state->doc = doc;
+    state->hot_arity = arity >= 1 ? arity : PY_SSIZE_T_MAX;
+    for (Py_ssize_t i = 0; i < MAX_TUPLE_KEY; i++) {
+        state->hot_types[i] = NULL;
+    }
     state->hit_count = 0;
     state->hit_target = NULL;
     state->hit_native = NULL;

@@ -66,7 +66,10 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 @native_common_case(torch.prod, 1, _NOT_UNSIGNED)
+@native_common_case(torch.prod, 1, _NOT_UNSIGNED)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
+        return torch.prod(x)  # the common case, without torch's slower keyword parsing
     if dtype is None and type(axis) is int and x.dtype not in _UNSIGNED_SET:
         return torch.prod(x, axis, keepdims)  # the common case of one axis, without the dtype keyword
     dt = _accumulator(x, dtype)
