@@ -138,7 +138,7 @@ def test_the_tail_is_fused_only_in_the_chains_it_matches():
 
 
 #: the fused kernels each backend has (the others return None: the stages run)
-HAS_KERNEL = {"torch": {"fused_adam", "fused_sgd"}}
+HAS_KERNEL = {"torch": {"fused_adam", "fused_sgd"}, "tensorflow": {"fused_adam"}}
 
 
 def test_doors_run_the_kernel_or_return_none(backend):

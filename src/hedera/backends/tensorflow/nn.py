@@ -300,3 +300,7 @@ def softmax_cross_entropy(logits, targets):
     ):
         return None
     return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, logits=logits)
+
+
+# the fused optimizer kernel (hd.nn_ops.fused_adam): hedera's Adam/AdamW as one XLA cluster
+from .optim_kernels import fused_adam  # noqa: E402, F401
