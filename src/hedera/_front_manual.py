@@ -21,18 +21,30 @@ from .typing import Array, DeviceLike, DTypeLike
 __all__ = ["asarray", "at", "can_cast", "dtype", "finfo", "iinfo", "isdtype", "result_type"]
 
 
-def _convert(obj: Array, source: str, target: str) -> Array:
+def _convert(obj: Array, source: str, target: str, copy: bool | None) -> Any:
     """``obj``, an array of backend ``source``, as an array of backend ``target``.
 
     Uses DLPack (zero-copy where the devices allow) and falls back to a copy
     through NumPy where the framework cannot export or import it (read-only
-    NumPy arrays, say).
+    NumPy arrays, say). Host memory into jax is handed on as a NumPy array (a view where
+    it can be), which the caller's ``asarray`` brings in as ``jnp.asarray`` does: a copy on
+    jax's default device, uncommitted unless ``device=`` is given, so free to join arrays on
+    other devices. DLPack's import would commit it to the CPU; it is kept for ``copy=False``.
     """
+    if target == "jax" and copy is not False and (source == "numpy" or _on_host(obj, source)):
+        return obj if source == "numpy" else load_backend(source).to_numpy(obj)
     ns = load_backend(target)
     try:
         return ns.from_dlpack(obj)
     except Exception:
         return ns.asarray(load_backend(source).to_numpy(obj))
+
+
+def _on_host(obj: Array, source: str) -> bool:
+    try:
+        return load_backend(source).device(obj) == "cpu"
+    except Exception:  # no concrete placement (a symbolic tensor): the conversion decides
+        return False
 
 
 def asarray(
@@ -70,7 +82,7 @@ def asarray(
     else:
         ns = load_backend(backend)
         if source is not None and source != backend:
-            obj = _convert(obj, source, backend)  # may share memory: copy=True still copies below
+            obj = _convert(obj, source, backend, copy)  # may share memory: copy=True still copies below
     try:
         return ns.asarray(obj, dtype=dtype, device=device, copy=copy)
     except Exception as e:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -513,8 +514,39 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         return f"<hd.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
 
 
+# ---- a call inside a user's own torch.compile ---------------------------------------------------
+
+
+def _call_traced_by_dynamo(self: Jitted, *args: Any, **kwargs: Any) -> Any:
+    """What dynamo traces for a call of a :class:`Jitted` in code it compiles (a user's
+    ``torch.compile`` around a function calling an ``hd.jit``'ed one): ``f`` itself, inlined into
+    the user's graph, as ``torch.compile`` inlines a compiled function called inside another.
+    The C call path and the Python one's ``in_jit`` ContextVar are opaque to dynamo: it broke
+    the graph there (``fullgraph=True`` failed)."""
+    return self.fn(*args, **kwargs)
+
+
+def _register_call_with_dynamo() -> None:
+    from torch.compiler import substitute_in_graph
+
+    substitute_in_graph(Jitted.__call__, skip_signature_check=True)(_call_traced_by_dynamo)
+
+
+def _python_call(self: Jitted, *args: Any, **kwargs: Any) -> Any:
+    """``Jitted.__call__`` without the C call path: :meth:`Jitted._call`, or ``f`` itself while
+    dynamo traces (it inlines a Python ``__call__`` without looking for a polyfill)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.compiler.is_compiling():
+        return self.fn(*args, **kwargs)
+    return self._call(*args, **kwargs)
+
+
 if _CallBase is object:  # no C call path: every call is the Python one
-    Jitted.__call__ = Jitted._call  # type: ignore[method-assign,assignment]
+    Jitted.__call__ = _python_call  # type: ignore[method-assign,assignment]
+elif "torch._dynamo" in sys.modules:
+    _register_call_with_dynamo()
+else:  # registered with the C fronts when dynamo is imported (_fastpath's import hook)
+    _fastpath._POLYFILLS[Jitted.__call__] = _call_traced_by_dynamo
 
 
 #: the backends whose compiled functions take ``donate_argnums`` (jax's own; tensorflow's variables)

@@ -362,3 +362,32 @@ def test_negative_slice_steps(index):
         else:
             ufunc.at(expected, index, 7.0)
         np.testing.assert_array_equal(getattr(hd.at(t)[index], op)(7.0).numpy(), expected)
+
+
+# a pair of axis sequences on an inexact dtype: torch.tensordot itself (the shim's common case)
+TENSORDOT_PAIRS = [
+    ((1, 3, 3), (3, 3, 1, 1), ((1, 2), [0, 1])),  # the old permute-and-matmul path rounded this differently
+    ((4, 5), (5, 3), ([1], [0])),
+    ((2, 3, 4), (4, 3, 2), ([1, 2], [1, 0])),
+    ((3, 4), (4, 3), ([-1], [0])),
+    ((2, 3), (4,), ([], [])),
+]
+
+
+@pytest.mark.parametrize(("shape1", "shape2", "axes"), TENSORDOT_PAIRS)
+def test_tensordot_with_a_pair_of_axes_is_torchs_own(shape1, shape2, axes):
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(shape1), rng.standard_normal(shape2)
+    got = hd.tensordot(torch.tensor(a), torch.tensor(b), axes=axes)
+    native = torch.tensordot(torch.tensor(a), torch.tensor(b), dims=tuple(map(list, axes)))
+    assert torch.equal(got, native)
+    np.testing.assert_allclose(got.numpy(), np.tensordot(a, b, axes=axes), rtol=1e-12, atol=1e-12)
+
+
+def test_tensordot_with_a_pair_of_axes_refuses_what_torch_would_broadcast():
+    a, b = torch.ones(1, 2), torch.ones(3, 2)
+    assert torch.tensordot(a, b, dims=([0], [0])).shape == (2, 2)  # torch sums the size-1 axis
+    with pytest.raises(hd.ShapeError, match=r"tensordot: contracted axes \[0\] of x1"):
+        hd.tensordot(a, b, axes=([0], [0]))
+    with pytest.raises(hd.ShapeError, match="tensordot"):
+        hd.tensordot(a, b, axes=([0], [0, 1]))

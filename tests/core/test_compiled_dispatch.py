@@ -365,3 +365,42 @@ def test_torch_compile_default_backend(torch_module):
     x, w = inputs("torch")
     out = torch.compile(model, fullgraph=True)(x, w)
     np.testing.assert_allclose(hd.to_numpy(out), expected(), rtol=1e-5)
+
+
+# ---- hd.jit inside a user's own torch.compile -----------------------------------------------------
+
+
+def test_hd_jit_inside_torch_compile_is_inlined_into_one_graph(torch_module):
+    """A torch.compile'd function calling an hd.jit'ed one traces f itself (as torch.compile inlines
+    a compiled function called in another): one graph, no break, so fullgraph=True compiles."""
+    torch = torch_module
+    inner = hd.jit(model)
+    counter = CountingBackend()
+    compiled = torch.compile(lambda x, w: inner(x, w) * 2.0 + 1.0, fullgraph=True, backend=counter)
+    x, w = inputs("torch")
+    first = compiled(x, w)
+    assert counter.graphs == 1  # the hd.jit'ed call is in the user's graph (no break: fullgraph)
+    np.testing.assert_allclose(hd.to_numpy(first), expected() * 2.0 + 1.0, rtol=1e-5)
+    np.testing.assert_allclose(hd.to_numpy(compiled(x * 2, w)), expected(2.0) * 2.0 + 1.0, rtol=1e-5)
+    np.testing.assert_allclose(hd.to_numpy(inner(x, w)), expected(), rtol=1e-5)  # eagerly: hd.jit's own
+
+
+def test_hd_jit_inside_torch_compile_when_dynamo_is_imported_after_hedera():
+    """The usual order (hedera, then torch.compile importing dynamo): the call is registered with
+    dynamo when it is imported (fresh interpreter)."""
+    require_backend("torch")
+    code = textwrap.dedent(
+        """
+        import sys, hedera as hd
+        inner = hd.jit(lambda x: hd.sin(x) * 2)
+        import torch
+        assert "torch._dynamo" not in sys.modules
+        f = torch.compile(lambda x: hd.sum(inner(x), axis=1), fullgraph=True, backend="eager")
+        out = f(torch.ones(3, 2))
+        print(out.tolist())
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    values = eval(proc.stdout.strip().splitlines()[-1])
+    np.testing.assert_allclose(values, [4 * np.sin(1.0)] * 3, rtol=1e-6)

@@ -73,3 +73,24 @@ def test_from_dlpack_of_numpy_views(backend):
     if backend in ("torch", "jax"):
         with pytest.raises(BufferError):
             xp.from_dlpack(LAYOUTS["reversed"], copy=False)
+
+
+@pytest.mark.parametrize("source", ["numpy", "torch", "tensorflow"])
+def test_host_arrays_into_jax_are_uncommitted_unless_a_device_is_given(source):
+    """As jnp.asarray makes them: uncommitted (on the default device, free to join arrays on other
+    devices); DLPack's import, which hd.asarray used, commits them to the CPU. ``device=`` commits
+    them, as in jax; ``copy=False`` shares memory through DLPack, so it commits them too."""
+    require_backend("jax")
+    require_backend(source)
+    import jax
+    import jax.numpy as jnp
+
+    values = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    x = hd.asarray(values, backend=source)
+    y = hd.asarray(x, backend="jax")
+    assert y.committed is jnp.asarray(values).committed is False
+    np.testing.assert_array_equal(np.asarray(y), values)
+    cpu = jax.devices("cpu")[0]
+    assert hd.asarray(x, backend="jax", device="cpu").committed is jnp.asarray(values, device=cpu).committed
+    assert hd.asarray(x, backend="jax", device="cpu").committed is True
+    assert hd.asarray(hd.matrix_transpose(x), backend="jax").committed is False  # (torch: a view)

@@ -11,6 +11,8 @@ TensorFlow's CPU kernels lack is worked around here, exactly:
   convolution at stride 1, then every ``stride``-th output;
 * dilation (whose CPU gradient kernels are missing): ``tf.nn.convolution``,
   which dilates through space-to-batch;
+* a strided axis with a single output (where the oneDNN float32 kernel reads past the input):
+  the input cropped to the window, and stride 1 on that axis;
 * ``groups`` (no CPU gradients, no 3-D kernel): one convolution per group,
   concatenated, except depthwise 2-D convolutions, which use
   ``tf.nn.depthwise_conv2d``;
@@ -117,9 +119,29 @@ def _add_bias(y, bias):
 # ---- convolutions ----------------------------------------------------------------------------
 
 
+def _drop_idle_strides(x, w, stride, dilation):
+    """``x`` cropped to the window and stride 1 on every spatial axis with a single output.
+
+    Such a stride moves nothing, and TensorFlow's oneDNN float32 kernel (2-D and 3-D, one input
+    channel, batch > 1) reads past the input there: every sample's output but the first is garbage. The
+    crop drops only elements no window reaches, so the result is the same convolution. Axes of
+    unknown (traced) size are left as they are.
+    """
+    crop, new_stride = [], []
+    for axis, (s, k, d) in enumerate(zip(stride, w.shape[:-2], dilation, strict=True), start=1):
+        n, span = x.shape[axis], d * (k - 1) + 1
+        single = s > 1 and n is not None and n - span < s
+        crop.append(slice(0, span) if single else slice(None))
+        new_stride.append(1 if single else s)
+    if new_stride == list(stride):
+        return x, stride
+    return x[(slice(None), *crop)], tuple(new_stride)
+
+
 def _conv_valid(x, w, stride, dilation, groups):
     """Unpadded convolution of channels-last ``x`` with ``w`` (*k, C // groups, O)."""
     nd = len(stride)
+    x, stride = _drop_idle_strides(x, w, stride, dilation)
     if any(d > 1 for d in dilation) and any(s > 1 for s in stride):
         y = _conv_valid(x, w, (1,) * nd, dilation, groups)
         return y[(slice(None), *(slice(None, None, s) for s in stride))]
@@ -141,12 +163,14 @@ def _conv_valid(x, w, stride, dilation, groups):
 
 def _is_same_padding(x, weight, stride, padding):
     """Whether the (low, high) pairs are TensorFlow's own ``"SAME"`` padding of channels-last ``x``
-    (static spatial sizes, no dilation): the kernel pads it itself, without a ``tf.pad`` (a copy
-    of the input, and a slice in the gradient) in front."""
+    (static spatial sizes, no dilation, no idle stride): the kernel pads it itself, without a
+    ``tf.pad`` (a copy of the input, and a slice in the gradient) in front."""
     sizes = x.shape[1:-1]
     if None in sizes:
         return False
     for n, k, s, (lo, hi) in zip(sizes, weight.shape[:-2], stride, padding, strict=True):
+        if s > 1 and n <= s:  # a single output: _conv_valid drops the stride (_drop_idle_strides)
+            return False
         total = max((-(-n // s) - 1) * s + k - n, 0)
         if (lo, hi) != (total // 2, total - total // 2):
             return False

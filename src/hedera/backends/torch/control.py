@@ -52,10 +52,12 @@ def _hop(name: str) -> Callable:
 
 
 def _no_functorch(construct: str) -> None:
-    """Raise if a torch.func transform (grad, vmap, jvp) is active inside the compiled region."""
-    from torch._C._functorch import maybe_current_level
+    """Raise if a torch.func transform (grad, vmap, jvp) is active inside the compiled region.
 
-    if maybe_current_level() is not None:
+    ``torch._C._are_functorch_transforms_active`` is the test dynamo evaluates while tracing
+    (``maybe_current_level`` returns an int, which dynamo cannot trace: it broke the graph there).
+    """
+    if torch._C._are_functorch_transforms_active():
         raise UnsupportedError(
             f"{construct}: torch.compile cannot trace torch's {construct} operator inside a torch.func "
             f"transform (hd.grad, hd.vmap, hd.jvp under hd.jit) in torch 2.13; compile the forward "

@@ -57,7 +57,27 @@ def matrix_transpose(x, /):
     return x.mT
 
 
+_SEQUENCES = (tuple, list)
+
+
 def tensordot(x1, x2, /, *, axes=2):
+    # The common case, an inexact dtype and a pair of equally long sequences of ints:
+    # torch.tensordot itself, once the contracted sizes are equal (torch would sum a size-1 axis
+    # against any size). What fails here (an axis out of range, or repeated) takes the checked
+    # path below, which raises its error.
+    dt = x1.dtype
+    if dt is x2.dtype and dt in _INEXACT and type(axes) in _SEQUENCES and len(axes) == 2:
+        a1, a2 = axes
+        if type(a1) in _SEQUENCES and type(a2) in _SEQUENCES and len(a1) == len(a2):
+            shape1, shape2 = x1.shape, x2.shape
+            try:
+                for i, j in zip(a1, a2, strict=False):  # (equally long: checked above)
+                    if type(i) is not int or type(j) is not int or shape1[i] != shape2[j]:
+                        break
+                else:
+                    return torch.tensordot(x1, x2, dims=(a1, a2))
+            except (IndexError, RuntimeError):
+                pass
     # torch calls axes "dims", needs one dtype, and fails on integer tensors with
     # single-element contractions, so integers go through a float-free matmul
     if x1.dtype is not x2.dtype:
