@@ -11,7 +11,11 @@ rebuilds the Containers itself:
   that identifies the structure (equal specs, equal structures; compared with ``==`` in C);
 * :func:`rebuild`: the arguments again from the spec and the leaves (inside a trace: any cost);
 * :func:`builder`: a function ``leaves -> tree`` generated once for a tree's structure, for the
-  outputs: one expression, a dict display and two C calls per Container node.
+  outputs: one expression, a dict display and two C calls per Container node;
+* :func:`flattener`: a function ``args -> flat`` generated once for the arguments' structure
+  *and leaf types*, straight-line code (an exact type test per node and leaf, a keys compare
+  per Container), that answers None where the arguments differ in any of them; the caller then
+  walks (:func:`flatten_args`). Containers are mutable, so it checks every node on every call.
 
 Only Containers, lists, tuples and ``None`` are nodes here, and arrays of one backend and
 Python numbers leaves, in optree's order (a Container's entries in their insertion order); any
@@ -27,7 +31,7 @@ from typing import Any
 from ._dispatch import backend_name_if_cached
 from .container import Container
 
-__all__ = ["MIXED", "builder", "flatten_args", "rebuild"]
+__all__ = ["MIXED", "builder", "flatten_args", "flattener", "rebuild"]
 
 #: flatten_args' backend answer for arrays of two backends
 MIXED = "<mixed>"
@@ -119,6 +123,95 @@ def _walk(tree: Any, spec: list, leaves: list) -> Any:
     return found
 
 
+#: the most nodes and leaves that :func:`flattener` generates straight-line code for
+MAX_FLATTENER_NODES = 4096
+
+
+def flattener(args: tuple) -> Callable[[tuple], list | None] | None:
+    """``args -> flat`` (as :func:`flatten_args`' ``flat``) for arguments like ``args``, else None.
+
+    Generated Python for ``args``' structure and the exact types of its leaves: for arguments
+    of another length, node type, Container keys (in order), list or tuple length, or leaf type
+    it answers None. Equal structure and leaf types mean equal spec and backend, so a caller
+    that keeps the ``flatten_args`` answers of ``args`` may reuse them where this one is not
+    None. None (no function) for a nest that :func:`flatten_args` does not take, or one of more
+    than :data:`MAX_FLATTENER_NODES` nodes and leaves.
+    """
+    names: dict[str, Any] = {"_C": Container}
+    lines = [f"    if len(args) != {len(args)}:", "        return None"]
+    count = [0]
+
+    def constant(value: Any) -> str:
+        name = f"_g{len(names)}"
+        names[name] = value
+        return name
+
+    def new_var() -> str:
+        count[0] += 1
+        if count[0] > MAX_FLATTENER_NODES:
+            raise _TooBig
+        return f"v{count[0]}"
+
+    def emit(var: str, node: Any, leaves: list) -> bool:
+        t = type(node)
+        if t is Container:
+            keys = tuple(node._data)
+            lines.append(f"    if type({var}) is not _C:")
+            lines.append("        return None")
+            lines.append(f"    d = {var}._data")
+            lines.append(f"    if tuple(d) != {constant(keys)}:")
+            lines.append("        return None")
+            children = list(node._data.values())
+            return unpack(children, "d.values()", leaves)
+        if t is list or t is tuple:
+            kind = "list" if t is list else "tuple"
+            lines.append(f"    if type({var}) is not {kind} or len({var}) != {len(node)}:")
+            lines.append("        return None")
+            return unpack(list(node), var, leaves)
+        if node is None:
+            lines.append(f"    if {var} is not None:")
+            lines.append("        return None")
+            return True
+        if backend_name_if_cached(t) is not None or t in _NUMBERS:
+            lines.append(f"    if type({var}) is not {constant(t)}:")
+            lines.append("        return None")
+            leaves.append(var)
+            return True
+        return False
+
+    def unpack(children: list, source: str, leaves: list) -> bool:
+        if not children:
+            return True
+        child_vars = [new_var() for _ in children]
+        lines.append(f"    {', '.join(child_vars)}, = {source}")
+        return all(emit(v, c, leaves) for v, c in zip(child_vars, children, strict=True))
+
+    try:
+        arg_vars = [new_var() for _ in args]
+        lines.append(f"    {', '.join(arg_vars)}, = args" if args else "    pass")
+        flat = []
+        for var, arg in zip(arg_vars, args, strict=True):
+            t = type(arg)
+            if backend_name_if_cached(t) is not None or t in _NUMBERS:
+                lines.append(f"    if type({var}) is not {constant(t)}:")
+                lines.append("        return None")
+                flat.append(var)
+                continue
+            leaves: list = []
+            if not emit(var, arg, leaves):
+                return None
+            flat.append("[" + ", ".join(leaves) + "]")
+    except _TooBig:
+        return None
+    code = "def flatten(args):\n" + "\n".join(lines) + f"\n    return [{', '.join(flat)}]\n"
+    exec(compile(code, "<hedera nest flattener>", "exec"), names)
+    return names["flatten"]
+
+
+class _TooBig(Exception):
+    """A nest too large for :func:`flattener`'s straight-line code."""
+
+
 def rebuild(spec: list, flat: list) -> list:
     """The arguments that :func:`flatten_args` gave ``spec`` and ``flat`` for (fresh nests)."""
     tokens = iter(spec)
@@ -145,18 +238,13 @@ def _rebuild_one(tokens: Any, leaves: Any) -> Any:
     return tuple(_rebuild_one(tokens, leaves) for _ in range(-token - 1))
 
 
-def _make_container(data: dict) -> Container:
-    c = _new_object(Container)
-    _set_data(c, data)
-    return c
-
-
 def builder(tree: Any, fixed: Mapping[int, Any] | None = None) -> Callable[[Sequence], Any] | None:
     """``leaves -> tree``-shaped nest of those leaves, for ``tree``'s structure, or None.
 
     ``tree`` is an example (an output traced once): made of Containers, lists, tuples and None,
     its other objects leaves, taken in optree's order. The function is generated Python, one
-    expression (``l[0]``, ``(l[1], l[2])``, ``_C({"w": l[3]})``): no walk per call. None if
+    expression (``l[0]``, ``(l[1], l[2])``, a Container made of ``{"w": l[3]}``): no walk
+    per call. None if
     ``tree`` has another node type (a dict, a namedtuple) that the caller leaves to optree.
     ``fixed`` maps leaf positions (in the whole tree) to objects that the function puts there
     itself; the leaves it is given are the others, in order.
@@ -164,7 +252,8 @@ def builder(tree: Any, fixed: Mapping[int, Any] | None = None) -> Callable[[Sequ
     fixed = fixed or {}
     count = [0]  # leaves given
     position = [0]  # leaves of the tree
-    names: dict[str, Any] = {"_C": _make_container}
+    # a Container per node: object.__new__ and the slot's setter, inline (no Python frame)
+    names: dict[str, Any] = {"_new": _new_object, "_set": _set_data, "_K": Container}
 
     def expr(node: Any) -> str | None:
         t = type(node)
@@ -177,7 +266,9 @@ def builder(tree: Any, fixed: Mapping[int, Any] | None = None) -> Callable[[Sequ
                 key = f"_k{len(names)}"
                 names[key] = k
                 items.append(f"{key}: {e}")
-            return "_C({" + ", ".join(items) + "})"
+            var = f"c{len(names)}"
+            names[var] = None  # reserves the number
+            return f"(_set(({var} := _new(_K)), {{{', '.join(items)}}}) or {var})"
         if t is list or t is tuple:
             parts = [expr(v) for v in node]
             if None in parts:

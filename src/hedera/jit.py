@@ -120,6 +120,11 @@ _WALK = (None, False, None)  # the entry of a signature with nests: walk them on
 _NO_FLAT_CALL = object()  # Jitted._flat_call's answer where the flat path does not apply
 
 
+def _no_flattener(args: tuple) -> None:
+    """The flattener of a nest too large for generated code: the walk decides every call."""
+    return None
+
+
 def _nest_backend(items: list) -> Any:
     """The one backend of the arrays in ``items`` and their nests, None if there are none.
 
@@ -312,10 +317,16 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         # nests of Containers passed flat (jax): spec -> (compiled function over flat leaves, its
         # _FlatTraced), and the last one used with its spec (a training loop's: one compare)
         self._flat_calls: dict[tuple, tuple[Callable, _FlatTraced]] = {}
-        self._last_flat: tuple[list, str, Callable, _FlatTraced] | None = None
+        self._last_flat: tuple[list, str, Callable, _FlatTraced, Callable] | None = None
 
     def _call(self, *args: Any, **kwargs: Any) -> Any:
         """A call that the C path does not take (or every call, without the extension)."""
+        last = self._last_flat
+        if last is not None and not kwargs:  # a training loop's nests again: no walk, no lookup
+            flat = last[4](args)
+            if flat is not None and not last[3].unstable:
+                leaves = last[2](*flat)  # first: a new trace (new shapes) may set a new build
+                return last[3].build(leaves)  # type: ignore[misc]
         if kwargs:
             key: Any = (*map(type, args), _KWARGS, *kwargs, *map(type, kwargs.values()))
         elif len(args) == 1:
@@ -331,7 +342,7 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             if not kwargs and not (self.static_argnums or self.static_argnames):
                 flat = _nests.flatten_args(args)
                 if flat is not None:
-                    result = self._flat_call(*flat)
+                    result = self._flat_call(args, *flat)
                     if result is not _NO_FLAT_CALL:
                         return result
                     walked = self._entries.get(flat[2])  # the walk found the backend: no second one
@@ -350,12 +361,16 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         finally:
             in_jit.reset(token)
 
-    def _flat_call(self, spec: list, flat: list, backend: str | None) -> Any:
+    def _flat_call(self, args: tuple, spec: list, flat: list, backend: str | None) -> Any:
         """Call with nests passed as flat leaf lists (:class:`_FlatTraced`), where it applies: a
-        backend whose compiler runs ``f`` only to trace (jax); else :data:`_NO_FLAT_CALL`."""
+        backend whose compiler runs ``f`` only to trace (jax); else :data:`_NO_FLAT_CALL`.
+
+        The spec used last is remembered with a :func:`hedera._nests.flattener` generated for
+        ``args`` (structure and leaf types), which :meth:`_call` tries first on the next call.
+        """
         last = self._last_flat
         if last is not None and last[0] == spec and last[1] == backend:
-            _, _, compiled, traced = last
+            _, _, compiled, traced, _ = last
         else:
             if backend is None or backend is _nests.MIXED:
                 return _NO_FLAT_CALL
@@ -369,7 +384,8 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
                     return _NO_FLAT_CALL
                 hit = self._flat_calls[key] = self._flat_compiled(backend, key)
             compiled, traced = hit
-            self._last_flat = (spec, backend, compiled, traced)
+            flatten = _nests.flattener(args) or _no_flattener
+            self._last_flat = (spec, backend, compiled, traced, flatten)
         if traced.unstable:
             return _NO_FLAT_CALL
         leaves = compiled(*flat)

@@ -236,3 +236,64 @@ def test_tensorflow_donated_outputs_are_rebuilt_with_the_variables_in_place():
     variables = hd.tree.leaves(params)
     again, _ = jitted(params, x)
     assert all(a is b for a, b in zip(hd.tree.leaves(again), variables, strict=True))
+
+
+def test_jax_containers_changed_in_place_between_calls_are_seen():
+    """Containers are mutable: the structure remembered from the last call (a generated
+    flattener) must not answer for arguments changed in place since; each call gives what f
+    gives eagerly on the arguments as they are then, and a changed structure retraces."""
+    require_backend("jax")
+    traces = []
+
+    def f(params, x):
+        traces.append(1)
+        return hd.tree.map(lambda a: a * 2.0, params), hd.sum(x)
+
+    params, x = _tree("jax"), hd.asarray(np.ones(3), backend="jax")
+    jitted = hd.jit(f)
+    jitted(params, x)
+    C = hd.Container  # noqa: N806
+    changes = [
+        lambda p: None,  # the same again: no retrace
+        lambda p: p.__setitem__("new", hd.asarray([4.0], backend="jax")),  # a key added
+        lambda p: p.__delitem__("new"),  # and removed: the first structure again
+        lambda p: p["layer"].__setitem__("w", p["layer"].pop("w")),  # keys reordered
+        lambda p: p["layer"].__setitem__("b", C(inner=p["layer"]["b"])),  # a leaf now a node
+        lambda p: p["extra"].append(hd.asarray([5.0], backend="jax")),  # a list grown
+        lambda p: p.__setitem__("count", 3.5),  # a leaf of another type
+        lambda p: p["extra"].__setitem__(1, (None, hd.asarray(1.0, backend="jax"))),  # None moved
+    ]
+    for change in changes:
+        change(params)
+        before = len(traces)
+        got = jitted(params, x)
+        retraced = len(traces) > before
+        _assert_same_tree(got, f(params, x))
+        assert _key_orders(got[0]) == _key_orders(params)
+        assert retraced == (change is not changes[0] and change is not changes[2])
+
+
+def test_flattener_answers_for_equal_structure_and_leaf_types_only():
+    hd.sin(np.ones(1))  # numpy's array type known to the dispatch cache
+    C = hd.Container  # noqa: N806
+    leaf = np.ones(2)
+    args = (C(a=leaf, b=C(c=[leaf, (2, None)])), leaf, 1.5)
+    flatten = _nests.flattener(args)
+    same = (C(a=leaf * 3, b=C(c=[leaf, (7, None)])), leaf, 0.5)
+    got, walked = flatten(same), _nests.flatten_args(same)[1]
+    assert got is not None and len(got) == len(walked) == 3
+    assert all(a is b for a, b in zip(got[0], walked[0], strict=True)) and got[1:] == walked[1:]
+    assert [np.asarray(a).tolist() for a in got[0]] == [[3.0, 3.0], [1.0, 1.0], 7]
+    others = [
+        (C(b=C(c=[leaf, (2, None)]), a=leaf), leaf, 1.5),  # key order
+        (C(a=leaf, b=C(c=[leaf, (2, None)]), d=leaf), leaf, 1.5),  # a key more
+        (C(a=leaf, b=C(c=[leaf, [2, None]])), leaf, 1.5),  # a list for a tuple
+        (C(a=leaf, b=C(c=[leaf, (2, None), leaf])), leaf, 1.5),  # a longer list
+        (C(a=leaf, b=C(c=[leaf, (2.0, None)])), leaf, 1.5),  # a float for an int
+        (C(a=leaf, b=C(c=[leaf, (2, leaf)])), leaf, 1.5),  # a leaf for None
+        (C(a=C(x=leaf), b=C(c=[leaf, (2, None)])), leaf, 1.5),  # a node for a leaf
+        (C(a=leaf, b=C(c=[leaf, (2, None)])), leaf),  # fewer arguments
+        (C(a=leaf, b=C(c=[leaf, (2, None)])), leaf, 1),  # an int for a float argument
+    ]
+    assert all(flatten(o) is None for o in others)
+    assert _nests.flattener(({"a": leaf},)) is None  # a nest flatten_args leaves to the framework
