@@ -318,6 +318,9 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         # _FlatTraced), and the last one used with its spec (a training loop's: one compare)
         self._flat_calls: dict[tuple, tuple[Callable, _FlatTraced]] = {}
         self._last_flat: tuple[list, str, Callable, _FlatTraced, Callable] | None = None
+        # signatures whose nests held a node the flat path does not take (a dict, say): they
+        # go straight to the general walk, which a failed flat walk would only precede
+        self._unflat_keys: set = set()
 
     def _call(self, *args: Any, **kwargs: Any) -> Any:
         """A call that the C path does not take (or every call, without the extension)."""
@@ -339,9 +342,12 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             compiled, sets_in_jit, diagnose = self._entry_for_call(args, kwargs, key)
         if compiled is None:  # nests: their arrays decide, found by a walk on every call
             walked = None
-            if not kwargs and not (self.static_argnums or self.static_argnames):
+            flat_path = not kwargs and not (self.static_argnums or self.static_argnames)
+            if flat_path and key not in self._unflat_keys:
                 flat = _nests.flatten_args(args)
-                if flat is not None:
+                if flat is None and len(self._unflat_keys) < _MAX_SIGNATURES:
+                    self._unflat_keys.add(key)
+                elif flat is not None:
                     result = self._flat_call(args, *flat)
                     if result is not _NO_FLAT_CALL:
                         return result

@@ -165,6 +165,22 @@ def test_jax_nests_of_other_node_types_take_jax_own_path():
     np.testing.assert_array_equal(npy(got["a"]["w"]), [2.0])
 
 
+def test_jax_a_signature_that_held_a_dict_still_takes_containers_right():
+    """A tuple holding a dict does not take the flat path, and hd.jit stops trying it for that
+    signature (one type key: ``tuple``); a tuple of Containers with the same key afterwards
+    still gives jax.jit's answer, by the general walk."""
+    require_backend("jax")
+    x = hd.asarray(np.arange(3.0), backend="jax")
+    jitted = hd.jit(lambda pair: hd.tree.map(lambda a: a * 3.0, pair))
+    with_dict = jitted(({"a": x}, x))
+    np.testing.assert_array_equal(npy(with_dict[0]["a"]), [0.0, 3.0, 6.0])
+    assert jitted._unflat_keys == {tuple}
+    tree = (_tree("jax"), x)
+    _assert_same_tree(jitted(tree), hd.tree.map(lambda a: a * 3.0, tree))
+    mutated = (_tree("jax", order=("b", "w")), x)  # Containers changed: seen, as before
+    assert _key_orders(jitted(mutated)) == _key_orders(mutated)
+
+
 def test_jax_mixed_backends_in_containers_still_raise():
     require_backend("jax")
     require_backend("torch")
