@@ -183,3 +183,31 @@ def test_adam_stays_differentiable_through_the_stages_on_tensorflow():
     # the first step moves w by -lr * sign(g), a constant: d/dw sum(new w) is 1 per element
     got = hd.grad(moved)(tf.constant(np.ones(3)))
     np.testing.assert_allclose(hd.to_numpy(got), np.ones(3), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", sorted(NP_DTYPES))
+def test_a_warm_up_from_a_zero_learning_rate_matches_torch_optim(dtype):
+    """A warm-up schedule starts at lr = 0, and a feature that is always 0 has a zero gradient
+    (v = 0): the kernel must not divide by lr there (it gave 0 * inf = NaN)."""
+    schedule = hd.optim.linear_warmup(0.01, 3)
+    rates = [float(schedule(i)) for i in range(len(GRADS))]
+    grads = [{k: v.copy() for k, v in g.items()} for g in GRADS]
+    for g in grads:
+        g["w"][0] = 0.0
+    assert rates[0] == 0.0
+    params = {k: torch.nn.Parameter(torch.tensor(v, dtype=TORCH_DTYPES[dtype])) for k, v in PARAMS.items()}
+    reference = torch.optim.Adam(list(params.values()), lr=rates[0])
+    expected = []
+    for lr, g in zip(rates, grads, strict=True):
+        reference.param_groups[0]["lr"] = lr
+        for k, p in params.items():
+            p.grad = torch.tensor(g[k], dtype=TORCH_DTYPES[dtype])
+        reference.step()
+        expected.append({k: p.detach().numpy().copy() for k, p in params.items()})
+    opt = hd.optim.Adam(schedule)
+    params_tf, state, got = tf_tree(PARAMS, dtype), None, []
+    for g in grads:
+        params_tf, state = functional(opt)(tf_tree(g, dtype), state, params_tf)
+        got.append({k: hd.to_numpy(params_tf[k]) for k in SHAPES})
+    np.testing.assert_array_equal(got[0]["w"], PARAMS["w"].astype(NP_DTYPES[dtype]))  # lr 0: unchanged
+    assert_close(got, expected, dtype, "warm-up")

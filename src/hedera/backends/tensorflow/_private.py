@@ -43,6 +43,7 @@ import tensorflow as tf
 __all__ = [
     "FALLBACKS",
     "EagerTensor",
+    "could_possibly_record",
     "RawOps",
     "eager_context",
     "einsum_resolve",
@@ -115,6 +116,16 @@ try:
 except ImportError:
     FALLBACKS.append("tensorflow.python.ops.special_math_ops._einsum_v2_parse_and_resolve_equation")
     einsum_resolve = None
+
+
+try:
+    from tensorflow.python.eager.record import could_possibly_record
+except ImportError:
+    FALLBACKS.append("tensorflow.python.eager.record.could_possibly_record")
+
+    def could_possibly_record() -> bool:
+        """Without TensorFlow's own test, a tape may always record (the fused kernels stand aside)."""
+        return True
 
 
 #: ``() -> the eager context`` (``.executing_eagerly()``, ``.device_name``), or None without it

@@ -2,17 +2,17 @@
 
 ``fused_adam`` runs hedera's Adam update of every parameter (the formula of
 :class:`hedera.optim.ScaleByAdam`, ``eps`` added to ``sqrt(v_hat)``, torch.optim's) with the bias
-corrections and the learning rate folded into two scalars computed once per call:
-``p - m / (sqrt(v) * (c1 / (lr * sqrt(c2))) + eps * c1 / lr)``, 12 elementwise ops per parameter
-where the stages make 14 (plus their scalar ops per leaf), so the rounding differs from the stages'
-in the last bits (as torch's fused kernels' do). In a trace (the user's ``tf.function``,
-``hd.jit``) the ops go into the caller's graph; eagerly they run as one ``tf.function`` call. It
-applies to float32/float64 tensors of one dtype with fully known shapes; where a gradient tape or
-forward accumulator could record (the update differentiated, ``hd.grad`` over it) it returns None
-and the stages run. Measured (benchmarks/optimizer_step.py): one XLA cluster per parameter list
-(a nested ``tf.function(jit_compile=True)``) was slower than the stages for the smaller models on
-CPU, so it is not used. TensorFlow's ``ResourceApplyAdam`` is not used either: it adds ``eps`` to
-``sqrt(v)`` before the bias correction (Keras' placement).
+corrections folded into scalars computed once per call, as torch.optim writes it: ``p - (lr / c1) *
+(m / (sqrt(v) / sqrt(c2) + eps))`` (no division by ``lr``, which a warm-up schedule starts at 0), 13
+elementwise ops per parameter where the stages make 14 (plus their scalar ops per leaf), so the
+rounding differs from the stages' in the last bits (as torch's fused kernels' do). In a trace (the
+user's ``tf.function``, ``hd.jit``) the ops go into the caller's graph; eagerly they run as one
+``tf.function`` call. It applies to float32/float64 tensors of one dtype with fully known shapes;
+where a gradient tape or forward accumulator could record (the update differentiated, ``hd.grad``
+over it) it returns None and the stages run. Measured (benchmarks/optimizer_step.py): one XLA
+cluster per parameter list (a nested ``tf.function(jit_compile=True)``) was slower than the stages
+for the smaller models on CPU, so it is not used. TensorFlow's ``ResourceApplyAdam`` is not used
+either: it adds ``eps`` to ``sqrt(v)`` before the bias correction (Keras' placement).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import math
 from functools import lru_cache
 
 import tensorflow as tf
-from tensorflow.python.eager import record  # whether a tape or accumulator could record
+
+from ._private import could_possibly_record
 
 #: float32 and float64 only: XLA computes float16/bfloat16 elementwise ops in float32 on some
 #: devices, which would differ from the stages (computed in the parameters' dtype) by more than a bit
@@ -31,7 +32,7 @@ _FUSED_DTYPES = frozenset({tf.float32, tf.float64})
 def _applies(lists) -> bool:
     """Tensors of one float32/float64 dtype, the lists of one length and fully known matching shapes,
     and no tape that could record (the update is then differentiated: the stages run)."""
-    if record.could_possibly_record():
+    if could_possibly_record():  # a tape or accumulator could record
         return False
     first = lists[0]
     dtype = getattr(first[0], "dtype", None)
@@ -59,16 +60,15 @@ def _correction(count, beta: float):
 @lru_cache(maxsize=64)
 def _adam_kernel(b1: float, b2: float, eps: float, weight_decay: float, decoupled: bool, amsgrad: bool):
     """``(update, tf.function(update))`` for these hyper-parameters (the arrays, ``lr`` and ``count``
-    are arguments): 12 elementwise ops per parameter (Adam without weight decay or AMSGrad)."""
+    are arguments): 13 elementwise ops per parameter (Adam without weight decay or AMSGrad)."""
 
     def update(params, grads, mu, nu, nu_max, count, lr):
         t = tf.cast(count, params[0].dtype)
-        # lr * m_hat / (sqrt(v_hat) + eps) = m / (sqrt(v) * (c1 / (lr * sqrt(c2))) + eps * c1 / lr)
+        # lr * m_hat / (sqrt(v_hat) + eps) = (lr / c1) * (m / (sqrt(v) / sqrt(c2) + eps)), as
+        # torch.optim writes it; no division by lr (a warm-up schedule's lr is 0 at first)
         c1 = _correction(t, b1) if b1 > 0 else 1.0
-        root_scale = c1 / lr
-        if b2 > 0:
-            root_scale = root_scale * tf.math.rsqrt(_correction(t, b2))
-        eps_scaled = eps * (c1 / lr)
+        step_size = lr / c1
+        root_scale = tf.math.rsqrt(_correction(t, b2)) if b2 > 0 else None
         decay = 1.0 - lr * weight_decay if decoupled and weight_decay else None
         out_p, out_mu, out_nu, out_max = [], [], [], []
         for i, (p, g, m, v) in enumerate(zip(params, grads, mu, nu, strict=True)):
@@ -82,7 +82,8 @@ def _adam_kernel(b1: float, b2: float, eps: float, weight_decay: float, decouple
                 out_max.append(second)
             if decay is not None:
                 p = p * decay
-            out_p.append(p - m / (tf.sqrt(second) * root_scale + eps_scaled))
+            root = tf.sqrt(second) if root_scale is None else tf.sqrt(second) * root_scale
+            out_p.append(p - step_size * (m / (root + eps)))
             out_mu.append(m)
             out_nu.append(v)
         return out_p, out_mu, out_nu, out_max
