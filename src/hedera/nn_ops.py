@@ -285,10 +285,14 @@ def loop_kernel(name: str) -> Callable[..., list]:
     return _LOOPS[name]
 
 
-def _foreach_miss(cache: dict[type, Callable], name: str, x: Any) -> Callable:
+def _kernel_miss(
+    cache: dict[type, Callable], name: str, x: Any, fallback: Callable[[str], Callable]
+) -> Callable:
+    """Kernel ``name`` of the backend of ``x`` (``fallback(name)`` where it has none), remembered in
+    ``cache`` for ``x``'s type outside traces; the hedera error for a non-array."""
     backend_of(x)  # the hedera error for a non-array
     module = kernels(backend_name_of_type(type(x)))
-    kernel = vars(module).get(name) or loop_kernel(name)  # vars: mxnet's module raises on any attribute
+    kernel = vars(module).get(name) or fallback(name)  # vars: mxnet's module raises on any attribute
     if not _dispatch._is_tracing():
         cache[type(x)] = kernel
     return kernel
@@ -312,7 +316,7 @@ def _foreach_front(name: str) -> Callable:
         try:
             return cache[type(xs[0])]
         except KeyError:
-            return _foreach_miss(cache, name, xs[0])
+            return _kernel_miss(cache, name, xs[0], loop_kernel)
 
     takes_out = FOREACH_KERNELS[name].endswith("out)")
     if binary:
@@ -413,6 +417,11 @@ def _no_kernel(*args: Any) -> None:
     return None
 
 
+def _no_kernel_for(name: str) -> Callable[..., None]:
+    """The fallback of a fused kernel a backend lacks: None, so that the caller's loop runs."""
+    return _no_kernel
+
+
 def _fused_front(name: str) -> Callable:
     cache: dict[type, Callable] = {}
 
@@ -420,11 +429,7 @@ def _fused_front(name: str) -> Callable:
         try:
             kernel = cache[type(x)]
         except KeyError:
-            backend_of(x)  # the hedera error for a non-array
-            module = kernels(backend_name_of_type(type(x)))
-            kernel = vars(module).get(name) or _no_kernel
-            if not _dispatch._is_tracing():
-                cache[type(x)] = kernel
+            kernel = _kernel_miss(cache, name, x, _no_kernel_for)
         return kernel(x, *args)
 
     front.__name__ = front.__qualname__ = name
@@ -460,11 +465,7 @@ def _optimizer_front(name: str, doc: str) -> Callable:
         try:
             kernel = cache[type(x)]
         except KeyError:
-            backend_of(x)  # the hedera error for a non-array
-            module = kernels(backend_name_of_type(type(x)))
-            kernel = vars(module).get(name) or _no_kernel
-            if not _dispatch._is_tracing():
-                cache[type(x)] = kernel
+            kernel = _kernel_miss(cache, name, x, _no_kernel_for)
         return kernel(params, *args)
 
     front.__name__ = front.__qualname__ = name
