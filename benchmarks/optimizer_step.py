@@ -71,20 +71,26 @@ def sides(name: str) -> dict[str, Any]:
     }
 
 
+def timed_sides(name: str, fns: dict[str, Any], rounds: int, warmups: int) -> tuple[dict, dict]:
+    """``(times, row)``: each side's seconds per call (:func:`benchlib.paired_block_times`, after
+    ``warmups`` calls of each) and the row's model, tensor and element counts."""
+    params = fns.pop("parameters")
+    for fn in fns.values():
+        for _ in range(warmups):
+            fn()
+    times = benchlib.paired_block_times(fns, rounds, block_s=0.02)
+    elements = int(sum(int(np.prod(p.shape)) for p in params))
+    return times, {"model": name, "tensors": len(params), "elements": elements}
+
+
 def run(models: tuple[str, ...], rounds: int) -> list[dict[str, Any]]:
     rows = []
     for name in models:
         fns = sides(name)
-        params = fns.pop("parameters")
-        for fn in fns.values():  # warm up (the first steps allocate the state)
-            for _ in range(3):
-                fn()
-        t = benchlib.paired_block_times(fns, rounds, block_s=0.02)
+        t, row = timed_sides(name, fns, rounds, warmups=3)  # (the first steps allocate the state)
         rows.append(
             {
-                "model": name,
-                "tensors": len(params),
-                "elements": int(sum(p.numel() for p in params)),
+                **row,
                 **{f"{k}_us": t[k] * 1e6 for k in fns},
                 "ratio_step_default": t["ratio_hedera_step_torch_default"],
                 "ratio_step_fused": t["hedera_step"] / t["torch_fused"],
@@ -143,17 +149,11 @@ def tensorflow_sides(name: str) -> dict[str, Any]:
 def run_tensorflow(models: tuple[str, ...], rounds: int) -> list[dict[str, Any]]:
     rows = []
     for name in models:
-        fns = tensorflow_sides(name)
-        params = fns.pop("parameters")
-        for fn in fns.values():  # warm up (tracing, XLA compilation, the variables' first reads)
-            for _ in range(10):
-                fn()
-        t = benchlib.paired_block_times(fns, rounds, block_s=0.02)
+        # (warm-up: tracing, XLA compilation, the variables' first reads)
+        t, row = timed_sides(name, tensorflow_sides(name), rounds, warmups=10)
         rows.append(
             {
-                "model": name,
-                "tensors": len(params),
-                "elements": int(sum(int(np.prod(p.shape)) for p in params)),
+                **row,
                 "hedera_update_us": t["hedera_update"] * 1e6,
                 "keras_us": t["keras"] * 1e6,
                 "ratio_update_keras": t["ratio_hedera_update_keras"],

@@ -31,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib
+import optimizer_step
 
 BACKENDS = ("numpy", "torch", "jax", "tensorflow")
 
@@ -958,24 +959,25 @@ def _optimizer_section(d: dict) -> list[str]:
     """``benchmarks/optimizer_step.py``: hd.optim.Adam's step alone against torch.optim.Adam's, on torch."""
     load = d["machine"]["load_average"]
     lines = [
-        "## Optimizer step alone: `hd.optim.Adam` against `torch.optim.Adam` (torch, CPU)",
+        "## Optimizer step alone: `hd.optim.Adam` against `torch.optim.Adam` and Keras' `Adam` (CPU)",
         "",
         "`benchmarks/optimizer_step.py`: us of CPU time per step on the parameters of the training "
         "step's models, paired in random order per round; `torch.optim` with its CPU default (the "
         "single-tensor loop) and with `fused=True` (the kernel `opt.step` runs). Load average "
         f"{' '.join(f'{v:.2f}' for v in load or [])}.",
         "",
-        "| model | tensors | elements | hd step us | hd update us | torch.optim us | fused=True us "
-        "| step / torch.optim | step / fused |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        optimizer_step.table(d["rows"]),
+        "",
     ]
-    for r in d["rows"]:
-        lines.append(
-            f"| {r['model']} | {r['tensors']} | {r['elements']} | {r['hedera_step_us']:.1f} | "
-            f"{r['hedera_update_us']:.1f} | {r['torch_default_us']:.1f} | {r['torch_fused_us']:.1f} | "
-            f"{r['ratio_step_default']:.2f} | {r['ratio_step_fused']:.2f} |"
-        )
-    return [*lines, ""]
+    if d.get("tensorflow_rows"):
+        lines += [
+            "TensorFlow (`--backends tensorflow`): hedera's `opt.update` under `hd.jit` with the "
+            "parameters and state donated, against `keras.optimizers.Adam.apply` in a `tf.function`.",
+            "",
+            optimizer_step.tensorflow_table(d["tensorflow_rows"]),
+            "",
+        ]
+    return lines
 
 
 def _training_chart(d: dict, folder: Path) -> Path | None:
