@@ -52,6 +52,11 @@ def _contiguous(x):
     return x if x.is_contiguous() else x.contiguous()
 
 
+def _contiguous_list(xs) -> list:
+    """``xs`` as a list of contiguous tensors (a copy of each one that is not)."""
+    return list(xs) if all(map(_is_contiguous, xs)) else list(map(_contiguous, xs))
+
+
 def _owned(xs, reuse: bool) -> list:
     """``xs`` itself if given up (a contiguous copy where one is not), else contiguous copies.
 
@@ -60,7 +65,7 @@ def _owned(xs, reuse: bool) -> list:
     gradient on CPU in torch 2.13).
     """
     if reuse:
-        return list(xs) if all(map(_is_contiguous, xs)) else list(map(_contiguous, xs))
+        return _contiguous_list(xs)
     return [x.clone(memory_format=torch.contiguous_format) for x in xs]
 
 
@@ -68,11 +73,6 @@ def _detached(params) -> list:
     """The parameters, detached where one requires a gradient (under ``torch.no_grad``): the new
     parameters are never part of an autograd graph."""
     return [p.detach() for p in params] if any(map(_requires_grad, params)) else params
-
-
-def _grads(grads) -> list:
-    """The gradients, contiguous (a copy where one is not; never written to)."""
-    return list(grads) if all(map(_is_contiguous, grads)) else list(map(_contiguous, grads))
 
 
 def _steps(count):
@@ -98,7 +98,7 @@ def fused_adam(
     kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
     kernel(
         params,
-        _grads(grads),
+        _contiguous_list(grads),  # (never written to)
         mu,
         nu,
         nu_max,
@@ -124,7 +124,7 @@ def fused_sgd(
     buf = [] if buf is None else _owned(buf, reuse_state)
     torch._fused_sgd_(
         params,
-        _grads(grads),
+        _contiguous_list(grads),  # (never written to)
         buf,
         weight_decay=weight_decay,
         momentum=momentum,
