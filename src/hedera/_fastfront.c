@@ -24,6 +24,8 @@
  *   SEQUENCE    a list or tuple as the first positional argument (concat, stack): key is the type
  *               its elements all share.
  *   VARIADIC    every positional argument (meshgrid, broadcast_arrays): key is their common type.
+ *   VARIADIC_AFTER_FIRST  every positional argument after the first, which is not an array
+ *               (einsum's operands after its subscripts): key is their common type.
  *   CURRENT     no array arguments (zeros, arange): key is the current backend's name, read as
  *               hedera._dispatch.current_backend does, from the state connect_current_backend()
  *               hands over (hedera._dispatch.CURRENT_BACKEND_STATE: use_backend's context
@@ -69,10 +71,11 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 9
+#define FASTFRONT_ABI 10
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
+#define VARIADIC_AFTER_FIRST (-4)
 #define MAX_TUPLE_KEY 3
 
 /* The fast tests of the argument checks (hedera._argkinds.FAST_*) */
@@ -200,7 +203,8 @@ current_backend_name(PyObject **types)
 /* The objects that key this call's cache entry, written to ``types``: returns 1 when the array
  * arguments share one type (types[0]) or for a CURRENT front (the backend name), the arity when
  * they are of mixed types (a tuple key), or 0 when the Python front must decide (too few
- * arguments, not a list/tuple, a mixed sequence, in a torch.compile trace). */
+ * arguments, not a list/tuple, a mixed sequence, no array after a leading argument, in a
+ * torch.compile trace). */
 static Py_ssize_t
 key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject **types)
 {
@@ -238,9 +242,13 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
             return 0;
         }
     }
-    else { /* VARIADIC */
+    else if (arity == VARIADIC) {
         items = args;
         count = nargs;
+    }
+    else { /* VARIADIC_AFTER_FIRST (no operands, or no first argument: count < 1) */
+        items = args + 1;
+        count = nargs - 1;
     }
     if (count < 1) {
         return 0;
@@ -1297,8 +1305,8 @@ make_front(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "make_front: python and explain must be callable");
         return NULL;
     }
-    if (arity == 0 || arity < CURRENT || arity > MAX_TUPLE_KEY) {
-        PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1, -2 or -3, got %zd",
+    if (arity == 0 || arity < VARIADIC_AFTER_FIRST || arity > MAX_TUPLE_KEY) {
+        PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1, -2, -3 or -4, got %zd",
                      MAX_TUPLE_KEY, arity);
         return NULL;
     }
@@ -1643,7 +1651,8 @@ PyInit__fastfront(void)
     if (PyModule_AddIntConstant(module, "ABI", FASTFRONT_ABI) < 0
         || PyModule_AddIntConstant(module, "SEQUENCE", SEQUENCE) < 0
         || PyModule_AddIntConstant(module, "VARIADIC", VARIADIC) < 0
-        || PyModule_AddIntConstant(module, "CURRENT", CURRENT) < 0) {
+        || PyModule_AddIntConstant(module, "CURRENT", CURRENT) < 0
+        || PyModule_AddIntConstant(module, "VARIADIC_AFTER_FIRST", VARIADIC_AFTER_FIRST) < 0) {
         Py_DECREF(module);
         return NULL;
     }

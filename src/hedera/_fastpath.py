@@ -34,14 +34,24 @@ from ._argkinds import check_argument
 from ._dispatch import function_of, load_backend, traced_backend
 from ._error_path import diagnose_call
 
-__all__ = ["ACCELERATED", "CURRENT", "SEQUENCE", "VARIADIC", "accelerate", "enabled", "python_front"]
+__all__ = [
+    "ACCELERATED",
+    "CURRENT",
+    "SEQUENCE",
+    "VARIADIC",
+    "VARIADIC_AFTER_FIRST",
+    "accelerate",
+    "enabled",
+    "python_front",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 9  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 10  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)
+VARIADIC_AFTER_FIRST = -4  # the front's arrays are its positional arguments after the first (einsum)
 
 #: the builtin front -> the Python front it accelerates
 ACCELERATED: dict[Callable[..., Any], FunctionType] = {}
@@ -112,10 +122,10 @@ def accelerate(
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
     ``cache`` is the front's dict from argument type(s) to backend function; ``arity`` says where
-    its arrays are: the first ``arity`` positional arguments, :data:`SEQUENCE` or
-    :data:`VARIADIC`; or :data:`CURRENT` for a front without arrays, whose ``cache`` maps backend
-    names to functions; ``qualname`` is the function's name in a backend namespace
-    (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature:
+    its arrays are: the first ``arity`` positional arguments, :data:`SEQUENCE`, :data:`VARIADIC`
+    or :data:`VARIADIC_AFTER_FIRST`; or :data:`CURRENT` for a front without arrays, whose
+    ``cache`` maps backend names to functions; ``qualname`` is the function's name in a backend
+    namespace (``"linalg.inv"``). The builtin has ``front``'s name, module, docstring and signature:
     ``text_signature``, the parameters without annotations (``"x, /, *, axis=None"``), where the
     caller has it (the generated fronts: their row's), then ``front``'s docstring is taken as not
     indented; both are cheaper to have than to read off ``front`` for 180 fronts at import.
@@ -161,6 +171,8 @@ def _argument_types(args: tuple[Any, ...], arity: int) -> tuple[type, ...] | Non
         return tuple(type(a) for a in args[0])
     if arity == VARIADIC:
         return tuple(type(a) for a in args) if args else None
+    if arity == VARIADIC_AFTER_FIRST:
+        return tuple(type(a) for a in args[1:]) if len(args) > 1 else None
     return tuple(type(a) for a in args[:arity]) if len(args) >= arity else None
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from ._api import BY_QUALNAME, PARAMETERS, RETURNS, Function, Param
 from ._argkinds import front_checks
-from ._fastpath import CURRENT, SEQUENCE, VARIADIC, accelerate
+from ._fastpath import CURRENT, SEQUENCE, VARIADIC, VARIADIC_AFTER_FIRST, accelerate
 
 __all__ = ["cache_name", "docstring", "fast_path_arity", "front", "front_name"]
 
@@ -39,10 +39,11 @@ def fast_path_arity(fn: Function) -> int | None:
     """How the C hot path finds ``fn``'s arrays (hedera/_fastpath.py), or None for no hot path.
 
     Eligible: fronts whose arrays are their leading positional parameters (``add``: 2), a leading
-    sequence of arrays (``concat``: SEQUENCE) or all positional arguments (``meshgrid``:
-    VARIADIC), and fronts without arrays (``zeros``: CURRENT, keyed on the current backend). The
-    rest (keyword-only arrays such as ``searchsorted``'s ``sorter``, ``einsum``'s operands after a
-    string) have the Python front alone.
+    sequence of arrays (``concat``: SEQUENCE), all positional arguments (``meshgrid``:
+    VARIADIC) or all after a leading non-array one (``einsum``'s operands after its subscripts:
+    VARIADIC_AFTER_FIRST), and fronts without arrays (``zeros``: CURRENT, keyed on the current
+    backend). The rest (keyword-only arrays such as ``searchsorted``'s ``sorter``) have the
+    Python front alone.
     """
     arrays = fn.array_params
     if not arrays:
@@ -50,6 +51,8 @@ def fast_path_arity(fn: Function) -> int | None:
     names = [p.name for p in fn.signature if isinstance(p, Param)]
     if len(arrays) == 1 and names[0] == "*" + arrays[0]:
         return VARIADIC
+    if len(arrays) == 1 and names[1:2] == ["*" + arrays[0]]:
+        return VARIADIC_AFTER_FIRST
     if len(arrays) == 1 and arrays[0] in fn.sequence_params and names[0] == arrays[0]:
         return SEQUENCE
     if len(arrays) <= 3 and _positional_names(fn)[: len(arrays)] == list(arrays):

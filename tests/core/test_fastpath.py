@@ -21,7 +21,7 @@ import pytest
 import hedera as hd
 from conftest import require_backend
 from hedera import _fastpath, _front
-from hedera.errors import BackendMismatchError, BroadcastError, InvalidAxisError, NotAnArrayError
+from hedera.errors import BackendMismatchError, BroadcastError, InvalidAxisError, NotAnArrayError, ShapeError
 
 pytestmark = pytest.mark.skipif(not _fastpath.enabled(), reason="hedera._fastfront is not in use")
 
@@ -86,6 +86,8 @@ def test_keywords_and_arrays_passed_by_keyword(backend):
     assert_same_outcome(hd.clip, x, min=1.5, max=3.5)  # arrays by keyword: the Python front decides
     assert_same_outcome(hd.concat, [x, x], axis=1)
     assert_same_outcome(hd.meshgrid, x[0], x[1], indexing="ij")
+    assert_same_outcome(hd.einsum, "ij->j", x)
+    assert_same_outcome(hd.einsum, subscripts="ij->j")  # by keyword: the Python front's TypeError
 
 
 def test_sequences(backend):
@@ -97,6 +99,34 @@ def test_sequences(backend):
     assert_same_outcome(hd.broadcast_arrays, x, x[:1])
     for odd in ([], [x, 1.0], [1.0, x], x):
         assert_same_outcome(hd.concat, odd)
+
+
+def test_einsum_finds_its_operands_after_the_subscripts(backend):
+    """einsum's arrays follow its subscripts (VARIADIC_AFTER_FIRST): the C front keys them on
+    their common type, and every other call (no operands, a Python scalar or a list among them,
+    bad subscripts, mismatched shapes) ends as in the Python front: hedera's error or the same
+    answer."""
+    x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
+    v = array(backend, [1.0, -1.0])
+    for _ in range(2):  # a miss that fills the cache, then the last hit
+        np.testing.assert_allclose(assert_same_outcome(hd.einsum, "ij,j->i", x, v), [-1.0, -1.0])
+        assert_same_outcome(hd.einsum, "ii", x)
+        assert_same_outcome(hd.einsum, "i,i->", v, v)
+    assert type(x) in _front._einsum_by_type
+    odd_calls = [
+        ("ij",),  # no operands
+        (),  # no subscripts either
+        ("ij,j->i", x, [1.0, -1.0]),
+        ("ij,j->i", [[1.0]], v),
+        ("ij,jk->ik", x, array(backend, [[1.0, 2.0, 3.0]] * 3)),  # 'j': 2 against 3
+        ("ijk->i", x),  # too many subscripts for operand 0
+        ("ij->k", x),  # an output label of no input
+    ]
+    for args in odd_calls:
+        assert_same_outcome(hd.einsum, *args)
+    assert issubclass(outcome(hd.einsum, "ij")[0], NotAnArrayError)
+    assert issubclass(outcome(hd.einsum, "ij,j->i", x, [1.0, -1.0])[0], NotAnArrayError)
+    assert issubclass(outcome(hd.einsum, "ij,jk->ik", x, array(backend, [[1.0]] * 3))[0], ShapeError)
 
 
 def test_errors_are_diagnosed_as_in_the_python_front(backend):
@@ -143,6 +173,9 @@ def test_mixed_backends_raise(backend):
         assert issubclass(outcome(hd.add, *args)[0], BackendMismatchError)
     assert issubclass(outcome(hd.concat, [x, y])[0], BackendMismatchError)
     assert issubclass(outcome(hd.where, x > 0, x, y)[0], BackendMismatchError)
+    for operands in ((x, y), (y, x)):
+        assert_same_outcome(hd.einsum, "i,i->", *operands)
+        assert issubclass(outcome(hd.einsum, "i,i->", *operands)[0], BackendMismatchError)
 
 
 # ---- the mechanism itself, on functions of the test's own --------------------------------------
@@ -165,6 +198,11 @@ def explain_nothing(exception, args, kwargs):
         (_fastpath.SEQUENCE, ([],), ("slow", [])),
         (_fastpath.VARIADIC, (1.0, 2.0), ("fast", 1.0)),
         (_fastpath.VARIADIC, (), None),
+        (_fastpath.VARIADIC_AFTER_FIRST, ("s", 1.0, 2.0), ("fast", "s")),  # the first is not keyed
+        (_fastpath.VARIADIC_AFTER_FIRST, (1.0, "s"), ("slow", 1.0)),
+        (_fastpath.VARIADIC_AFTER_FIRST, ("s", 1.0, 2), ("slow", "s")),  # mixed types
+        (_fastpath.VARIADIC_AFTER_FIRST, ("s",), ("slow", "s")),  # no arrays
+        (_fastpath.VARIADIC_AFTER_FIRST, (), None),
     ],
 )
 def test_lookup_rules(arity, args, expected):
@@ -282,7 +320,7 @@ def test_bad_arguments_to_make_front():
 
 
 def test_name_signature_doc_and_pickling():
-    for front in (hd.sin, hd.add, hd.concat, hd.meshgrid, hd.linalg.matrix_norm, hd.fft.fft):
+    for front in (hd.sin, hd.add, hd.concat, hd.meshgrid, hd.einsum, hd.linalg.matrix_norm, hd.fft.fft):
         python = _fastpath.python_front(front)
         assert front.__name__ == python.__name__
         assert front.__module__ == python.__module__
@@ -297,13 +335,31 @@ def test_name_signature_doc_and_pickling():
 
 # ---- torch.compile ----------------------------------------------------------------------------
 
+
+@pytest.mark.parametrize(
+    ("arity", "args", "expected"),
+    [
+        (1, (1.0, "s"), (float,)),
+        (2, (1.0,), None),
+        (_fastpath.SEQUENCE, ([1.0, 2],), (float, int)),
+        (_fastpath.VARIADIC, (1.0, 2), (float, int)),
+        (_fastpath.VARIADIC_AFTER_FIRST, ("s", 1.0, 2), (float, int)),
+        (_fastpath.VARIADIC_AFTER_FIRST, ("s",), None),
+    ],
+)
+def test_the_polyfill_finds_the_arrays_where_c_does(arity, args, expected):
+    """What torch.compile traces for a builtin front (_trace_polyfill) names the backend from the
+    types of the same arguments as the C front keys on."""
+    assert _fastpath._argument_types(args, arity) == expected
+
+
 COMPILE_AFTER_HEDERA = """
 import sys
 import hedera as hd, torch
 assert "torch._dynamo" not in sys.modules, "hedera or torch imported dynamo"
 x = torch.linspace(-1, 1, 5)
 def f(x):
-    return hd.sum(hd.concat([hd.sin(x), hd.add(x, 1.0)]), axis=0)
+    return hd.sum(hd.concat([hd.sin(x), hd.add(x, 1.0)]), axis=0) + hd.einsum("i,i->", x, x)
 compiled = torch.compile(f, fullgraph=True)
 assert torch.allclose(compiled(x), f(x))
 """
