@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import array_api_strict as strict
 import numpy as np
@@ -271,6 +273,81 @@ def test_pinv_default_cutoff_is_the_standards():
 def test_clip_keeps_the_dtype_of_x():
     x = jnp.asarray([1, 5, 9], dtype=jnp.int8)
     assert xp.clip(x, jnp.asarray(2, dtype=jnp.int16), 7).dtype == np.int8
+
+
+def _eager_clip(x, min=None, max=None):
+    """The clip shim as it was before it was jitted (eager ``jnp.clip``, then the dtype fix)."""
+    out = jnp.clip(x, min, max)
+    return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+
+_CLIP_X_DTYPES = ("bool", "uint8", "int8", "int32", "int64", "uint64", "float16", "bfloat16",
+                  "float32", "float64")  # fmt: skip
+_CLIP_X_VALUES = {"bool": [0, 1, 5, 9]} | {
+    d: [-5.0, -0.0, math.nan, 250.5] for d in ("float16", "bfloat16", "float32", "float64")
+}  # (other dtypes: [-5, 0, 5, 250], wrapped into unsigned and 8-bit ones)
+_CLIP_SCALAR_BOUNDS = (True, 0, 3, -1, 300, -300, 2**31, 2**40, 2**64, 0.5, -0.0, 1e10,
+                       math.inf, -math.inf, math.nan, 1j, np.float64(2.5), np.int16(-7))  # fmt: skip
+
+
+def _clip_array_bounds():
+    for name in ("bool", "int8", "uint16", "int64", "float16", "float64"):
+        yield jnp.asarray(np.asarray([2, -3, 0, 1]).astype(name))  # wider and narrower, another kind
+    yield jnp.asarray(np.asarray([math.nan, 300.5, -math.inf, 2.0], dtype="float32"))
+    yield jnp.asarray(2.0)  # weakly typed, 0-d
+
+
+def _clip_bound_pairs():
+    """(min, max): each bound alone (an array's dtype is then promoted to), both kinds together,
+    min > max (each Python scalar type and array dtype is a jit compilation: ~25 ms each)."""
+    arrays = list(_clip_array_bounds())
+    for b in _CLIP_SCALAR_BOUNDS:
+        yield b, None
+    for b in (True, -1, 300, 2**40, 0.5, math.nan):
+        yield None, b
+    for a in arrays:
+        yield None, a
+    for b in (3, 300, 0.5, math.nan):
+        yield b, arrays[-2]
+    yield from ((None, None), (5, -1), (0.5, -0.5), (arrays[1], -5), (math.nan, math.nan))
+
+
+def _clip_outcome(f, x, lo, hi):
+    """What ``f(x, lo, hi)`` gives: (dtype, weak type, shape, bits), or the exception's class."""
+    try:
+        out = f(x, lo, hi)
+    except Exception as e:
+        return type(e)
+    values = np.asarray(out)
+    return out.dtype, out.weak_type, values.shape, values.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("dtype", "x64"),
+    [(d, True) for d in (*_CLIP_X_DTYPES, "complex64", "weak float")]
+    + [(d, False) for d in ("int64", "float64")],
+)
+def test_clip_answers_as_the_eager_shim(dtype, x64):
+    """The jitted shim gives what eager ``jnp.clip`` + the dtype fix gave: dtype, weak type, bits, or
+    the error, for every dtype, Python-scalar bounds in and out of the dtype's range, NaN bounds,
+    min > max and array bounds of other dtypes; also for a tracer ``x`` under ``jax.jit``."""
+    with jax.enable_x64(x64), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # JAX's truncation of 64-bit dtypes with x64 off
+        if dtype == "weak float":  # a weakly typed x (from a Python scalar) keeps its weak type
+            x = jnp.asarray(-2.5)
+        else:
+            x = jnp.asarray(np.asarray(_CLIP_X_VALUES.get(dtype, [-5, 0, 5, 250])).astype(dtype))
+        answers = 0
+        for lo, hi in _clip_bound_pairs():
+            want = _clip_outcome(_eager_clip, x, lo, hi)
+            assert _clip_outcome(xp.clip, x, lo, hi) == want, (dtype, lo, hi, want)
+            answers += not isinstance(want, type)
+        assert answers > 25 if dtype != "complex64" else answers == 0  # complex x: jnp.clip raises
+        if dtype != "complex64":
+            hi = jnp.asarray(200, dtype="int32")
+            jitted = jax.jit(lambda x: xp.clip(x, 3, hi))
+            got = _clip_outcome(lambda x, lo, hi: jitted(x), x, None, None)
+            assert got == _clip_outcome(_eager_clip, x, 3, hi)
 
 
 def test_result_classes_are_hederas():

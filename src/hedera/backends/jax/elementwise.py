@@ -21,6 +21,7 @@ functions are), so it costs nothing per call and inlines under an outer jit.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import jax
@@ -83,8 +84,16 @@ subtract = _kernel(jnp.subtract)
 trunc = jnp.trunc
 
 
+@functools.partial(jax.jit, inline=True)
 def clip(x, /, min=None, max=None):
-    # the result keeps x's dtype even when a bound is an array of a wider dtype (JAX promotes)
+    """``jnp.clip`` with the result in ``x``'s dtype, also where a bound is an array of a wider dtype
+    (``jnp.clip`` promotes: int8 ``x`` with an int16 bound gives int16).
+
+    Jitted like ``jnp.clip`` itself, so that it takes its arguments as ``jnp.clip`` does (Python
+    scalar bounds as weakly typed values) and the dtype test runs once per trace, not per call: an
+    eager ``out.dtype == x.dtype`` cost ~250 ns of a ~3.5 us call (two ``ArrayImpl.dtype``
+    properties and a NumPy dtype comparison), and a Python shim's frame more.
+    """
     out = jnp.clip(x, min, max)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
 
