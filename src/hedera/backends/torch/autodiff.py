@@ -222,9 +222,8 @@ def _is_eager_backend(backend: Any) -> bool:
     """Whether ``backend`` is torch.compile's ``"eager"`` backend (by name or the function itself)."""
     if backend == "eager":
         return True
-    return backend is not None and backend is getattr(
-        sys.modules.get("torch._dynamo.backends.debugging"), "eager", 0
-    )
+    debugging = sys.modules.get("torch._dynamo.backends.debugging")  # imported with torch.compile
+    return debugging is not None and backend is getattr(debugging, "eager", None)
 
 
 def eager_outside_transforms(gm: Any, example_inputs: Any, **kwargs: Any) -> Callable:
