@@ -69,14 +69,37 @@ _INTEGER_TYPES: dict[type, bool] = {int: True, bool: False}
 #: type -> whether it is a number type (``numbers.Number``: bools and NumPy's scalars included)
 _NUMBER_TYPES: dict[type, bool] = {int: True, float: True, bool: True, complex: True}
 
+# The memoized tests below (and _checked_memo) are constant-result functions to torch.compile (see
+# hedera._dispatch): dynamo calls them at trace time and takes the answer as a constant, without
+# guarding on their dicts. Read inline, a dict was guarded as the first trace found it, which that
+# trace then filled (a first torch.Size or SymInt seen, a first parameter checked): the next call
+# of the compiled function failed the guard and recompiled.
 
-def _is_int(v: Any) -> bool:
-    """An integer that is not a bool: an ``int``, a NumPy integer scalar (not an array)."""
-    t = type(v)
+
+def _is_integer_type(t: type) -> bool:
+    """Whether ``t`` is an integer type other than bool, memoized in :data:`_INTEGER_TYPES`."""
     known = _INTEGER_TYPES.get(t)
     if known is None:
         known = _INTEGER_TYPES[t] = issubclass(t, numbers.Integral) and not issubclass(t, bool)
     return known
+
+
+def _is_number_type(t: type) -> bool:
+    """Whether ``t`` is a number type, memoized in :data:`_NUMBER_TYPES`."""
+    known = _NUMBER_TYPES.get(t)
+    if known is None:
+        known = _NUMBER_TYPES[t] = issubclass(t, numbers.Number)
+    return known
+
+
+_is_integer_type._dynamo_marked_constant = True  # type: ignore[attr-defined]
+_is_number_type._dynamo_marked_constant = True  # type: ignore[attr-defined]
+
+
+def _is_int(v: Any) -> bool:
+    """An integer that is not a bool: an ``int``, a NumPy integer scalar (not an array)."""
+    t = type(v)
+    return t is int or (t is not bool and _is_integer_type(t))
 
 
 def _is_size(v: Any) -> bool:
@@ -116,10 +139,9 @@ def _is_contraction(v: Any) -> bool:
 def _is_number(v: Any) -> bool:
     """A Python or NumPy number (bools included: a bool array's fill value), or a 0-d array."""
     t = type(v)
-    known = _NUMBER_TYPES.get(t)
-    if known is None:
-        known = _NUMBER_TYPES[t] = issubclass(t, numbers.Number)
-    return known or (is_array(v) and getattr(v, "ndim", None) == 0)
+    if t is float or t is int or t is bool or t is complex or _is_number_type(t):
+        return True
+    return is_array(v) and getattr(v, "ndim", None) == 0
 
 
 def _is_repeats(v: Any) -> bool:
@@ -264,14 +286,23 @@ def _checked(qualname: str, name: str) -> tuple[str, int, float] | None:
     return kind, rule.fast, _NO_LEAST if rule.minimum is None else rule.minimum
 
 
+def _checked_memo(qualname: str, name: str) -> tuple[str, int, float] | None:
+    """:func:`_checked`, memoized in :data:`_CHECKED`."""
+    try:
+        return _CHECKED[qualname, name]
+    except KeyError:
+        checked = _CHECKED[qualname, name] = _checked(qualname, name)
+        return checked
+
+
+_checked_memo._dynamo_marked_constant = True  # type: ignore[attr-defined]
+
+
 def check_argument(qualname: str, name: str, value: Any) -> Any:
     """The slow path of the up-front check of argument ``name`` of the row ``qualname``: the
     value to call the backend with (``value``, or ``value`` with NumPy integer scalars as ints)
     where its kind takes it; ``ArgumentTypeError``/``InvalidArgumentError`` otherwise."""
-    try:
-        checked = _CHECKED[qualname, name]
-    except KeyError:
-        checked = _CHECKED[qualname, name] = _checked(qualname, name)
+    checked = _checked_memo(qualname, name)
     if checked is None:
         return value
     kind, fast, least = checked

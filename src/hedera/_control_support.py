@@ -79,9 +79,10 @@ NOTES = (
     "¹ torch under `torch.compile` (`hd.jit`): `torch.cond` (switch: a balanced tree of them) and "
     "`torch._higher_order_ops.while_loop` (scan, fori_loop, map: one `while_loop` over output "
     "buffers); reverse mode is autograd through the compiled call (`hd.jit(f)(x).backward()`).",
-    "² `hd.jit(hd.jvp(f))`, `hd.jit(hd.vmap(f))` on torch: dynamo does not compile `torch.func`'s "
-    "transforms around these operators in torch 2.13; it runs the transform eagerly, where the "
-    "constructs are Python loops (right results, not compiled). A `torch.func` transform active "
+    "² `hd.jit(hd.jvp(f))`, `hd.jit(hd.vmap(f))` (and `hd.jit(hd.grad(f))`) on torch: dynamo does not "
+    "compile `torch.func`'s transforms around these operators in torch 2.13; it runs the transform "
+    "eagerly, where the constructs are Python loops (right results, not compiled), under every "
+    "compiler backend `hd.jit` is given (`eager` and `aot_eager` too). A `torch.func` transform active "
     "*inside* a compiled region raises `hd.UnsupportedError` saying to compile the forward only.",
     "³ A predicate batched by `torch.func.vmap` has no Python value: pass `max_iterations=k`.",
     "⁴ `lax.while_loop` has no reverse mode (jax-ml/jax#2469): pass `max_iterations=k`.",

@@ -374,6 +374,79 @@ def test_torch_compile_cold_start():
     np.testing.assert_allclose(values, [4 * np.sin(1.0)] * 3, rtol=1e-6)
 
 
+def test_torch_compile_of_creation_with_a_traced_shape_compiles_once():
+    """hd.ones(x.shape) and the like under a plain torch.compile, in a fresh interpreter: one graph
+    each, however many calls. The argument checks' memos (hedera._argkinds: the checked kind of
+    each parameter, whether a type is an integer or number type) are filled by the first trace;
+    dynamo guarded on them as that trace first read them, so the second call recompiled."""
+    require_backend("torch")
+    code = textwrap.dedent(
+        """
+        import numpy as np, torch, hedera as hd
+
+        def ones_like_x(x):  # a torch.Size: a tuple subclass, the Python front's slow path
+            with hd.use_backend("torch"):
+                return x + hd.ones(x.shape)
+
+        def zeros_of_a_size(x):  # compiled with dynamic sizes: a SymInt in the shape
+            with hd.use_backend("torch"):
+                return x + hd.zeros((x.shape[0], 2))
+
+        def full_of_a_numpy_number(x):  # a NumPy scalar as the fill value
+            with hd.use_backend("torch"):
+                return x + hd.full(x.shape, np.float32(2.0))
+
+        graphs = []
+        for f, dynamic in ((ones_like_x, None), (zeros_of_a_size, True), (full_of_a_numpy_number, None)):
+            count = [0]
+            def backend(gm, example_inputs, count=count):
+                count[0] += 1
+                return gm.forward
+            compiled = torch.compile(f, backend=backend, dynamic=dynamic)
+            for _ in range(3):
+                out = compiled(torch.zeros(4, 2))
+            graphs.append(count[0])
+        print((graphs, out.tolist()))
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    graphs, out = eval(proc.stdout.strip().splitlines()[-1])
+    assert graphs == [1, 1, 1]
+    np.testing.assert_array_equal(out, np.full((4, 2), 2.0))
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_trace_state_asked_by_code_running_eagerly_in_a_compiled_region(torch_module, backend):
+    """Code that dynamo runs eagerly inside a compiled region (here a frame torch.compiler.disable
+    skips; after a graph break, or where tracing failed) is not being traced: hedera's questions
+    answer False there, on every call. Before, dynamo compiled the asking frame on its own (it
+    refers to torch, or holds a tensor), folding the answer to True into the frame it cached."""
+    torch = torch_module
+    from hedera.backends.torch import autodiff
+    from hedera.jit import inside_trace, traced_by, values_unreadable
+
+    answers = []
+
+    @torch.compiler.disable(recursive=False)
+    def runs_eagerly(x):
+        answers.append(
+            (
+                autodiff.is_compiling(),
+                inside_trace("torch"),
+                inside_trace("torch", (x,)),
+                traced_by(autodiff, (x,)),
+                values_unreadable("torch", (x,)),
+            )
+        )
+        return x
+
+    compiled = torch.compile(lambda x: runs_eagerly(x * 2.0) + 1.0, backend=backend)
+    for _ in range(2):
+        np.testing.assert_array_equal(hd.to_numpy(compiled(torch.ones(3))), [3.0, 3.0, 3.0])
+    assert answers == [(False,) * 5] * 2
+
+
 @pytest.mark.slow
 def test_torch_compile_default_backend(torch_module):
     """The default (inductor) backend compiles hedera code too."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import hedera as hd
 
@@ -187,6 +188,51 @@ def test_torch_doors_copy_unless_given_up_and_refuse_gradients_and_mixed_dtypes(
         assert hd.nn_ops.fused_sgd(needs_grad, g, None, count, 0.1, 0.0, 0.0, False, 0.0, False, False)
     with pytest.raises(hd.InvalidArgumentError, match="fused_adam: xs must be a list"):
         hd.nn_ops.fused_adam(torch.ones(2), g, buf, buf, None, count, 0.1, 0.9, 0.9, 1e-8, 0.0, False, 0, 0)
+
+
+class _CopyCounter(TorchDispatchMode):
+    """Records the aten copies (clone, copy_, _to_copy) of tensors with elements, by op name."""
+
+    COPIES = frozenset({"aten.clone", "aten.copy_", "aten._to_copy"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.copies: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = str(func.overloadpacket)
+        if name in self.COPIES and isinstance(args[0], torch.Tensor) and args[0].ndim > 0:
+            self.copies.append(name)
+        return func(*args, **(kwargs or {}))
+
+
+#: the state arrays the fused kernel writes, per parameter, in the cases of the test below
+WRITTEN_STATE = {"adam": 2, "adam_wd_amsgrad": 3, "adamw": 2, "sgd": 0, "sgd_momentum_wd": 1}
+
+
+@pytest.mark.parametrize("case", sorted(WRITTEN_STATE))
+def test_update_copies_each_array_it_writes_once_and_leaves_its_inputs(case):
+    """update is pure on torch eager at the least cost: the fused kernel runs in place on one clone
+    of each array it writes (each parameter and its moment buffers), and nothing else is copied;
+    the parameters and state passed in keep their values (its results equal step's bit for bit:
+    test_update_and_step_equal_torch_optim_fused_bit_for_bit)."""
+    make_hd, _ = CASES[case]
+    opt = make_hd()
+    params = hd.Container(tensors(PARAMS, torch.float32))
+    grads = hd.Container(tensors(GRADS[0], torch.float32))
+    state = opt.init(params)
+    params, state = opt.update(grads, state, params)  # a state with values
+    before = [x.clone() for x in hd.tree.leaves((params, state))]
+    with _CopyCounter() as counted:
+        new_params, new_state = opt.update(grads, state, params)
+    assert counted.copies == ["aten.clone"] * (len(SHAPES) * (1 + WRITTEN_STATE[case]))
+    for x, kept in zip(hd.tree.leaves((params, state)), before, strict=True):
+        if x.is_floating_point():
+            assert_same_bits(x, kept, "an input of update")
+        else:  # the step count
+            assert torch.equal(x, kept)
+    new, old = hd.tree.leaves((new_params, new_state)), hd.tree.leaves((params, state))
+    assert all(a is not b for a, b in zip(new, old, strict=True))  # new arrays, the count too
 
 
 def test_update_stays_differentiable_through_the_stages(autodiff_backend):

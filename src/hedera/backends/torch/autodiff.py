@@ -8,6 +8,7 @@ function here receives and returns tuples of native arrays. See
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ import torch
 import torch.func as _func
 
 from ...errors import HederaError
+from ...jit import inside_trace, traced_by, values_unreadable
 
 AUTODIFF = True
 
@@ -196,6 +198,8 @@ def jit(
         from .control import inductor_for_loops
 
         options["backend"] = inductor_for_loops
+    if _is_eager_backend(options.get("backend")):
+        options["backend"] = eager_outside_transforms
     compiled = torch.compile(f, **options)
 
     def diagnose(error: Exception, args: tuple, kwargs: dict) -> None:
@@ -214,6 +218,29 @@ def jit(
     return run
 
 
+def _is_eager_backend(backend: Any) -> bool:
+    """Whether ``backend`` is torch.compile's ``"eager"`` backend (by name or the function itself)."""
+    if backend == "eager":
+        return True
+    debugging = sys.modules.get("torch._dynamo.backends.debugging")  # imported with torch.compile
+    return debugging is not None and backend is getattr(debugging, "eager", None)
+
+
+def eager_outside_transforms(gm: Any, example_inputs: Any, **kwargs: Any) -> Callable:
+    """torch.compile's ``"eager"`` backend (the traced graph run as it is), as another function.
+
+    Dynamo refuses to compile a frame that runs inside an eager ``torch.func`` transform (the
+    transform dynamo could not trace, run eagerly: ``hd.jit(hd.grad(f))`` of a ``hd.cond``), and
+    runs it eagerly, for every backend but its own ``eager`` function, which it lets compile such
+    frames; torch 2.13 then fails fakeifying their functorch-wrapped tensors (``AssertionError:
+    False != True`` in ``assert_metadata_eq``, with no hedera code involved:
+    ``torch.compile(lambda x: torch.func.grad(g)(x), backend="eager")`` for a ``g`` with a graph
+    break). ``hd.jit`` compiles ``backend="eager"`` with this function, so that the debugging
+    backend works wherever the default one does.
+    """
+    return gm.forward
+
+
 def diagnose_eagerly(f: Callable, error: Exception, args: tuple, kwargs: dict) -> None:
     """Rerun ``f`` eagerly and raise the hedera error it raises (from ``error``); else return."""
     try:
@@ -224,6 +251,32 @@ def diagnose_eagerly(f: Callable, error: Exception, args: tuple, kwargs: dict) -
         pass
 
 
-def is_compiling() -> bool:
-    """Whether this code is being traced by ``torch.compile`` (or ``torch.export``)."""
-    return torch.compiler.is_compiling()
+#: Whether this code is being traced by ``torch.compile`` (or ``torch.export``): torch's own
+#: function, which dynamo never compiles on its own (see :func:`never_compiled_alone`).
+is_compiling = torch.compiler.is_compiling
+
+
+def never_compiled_alone(*functions: Callable) -> None:
+    """Have dynamo run ``functions`` as they are when code running eagerly calls them, instead of
+    compiling each one's frame on its own; traced into a caller's graph they are traced as ever.
+
+    For the functions that answer whether code is being traced (:func:`hedera.jit.inside_trace`
+    and the like). Inside a compiled region dynamo compiles a frame that code running eagerly
+    enters (after a graph break, or where tracing a caller failed and fell back) on its own, if
+    the frame refers to ``torch`` or holds a tensor: tracing such a function folds its answer to
+    True, and the frame it caches answers True to that eager code from then on (the cause of
+    ``hd.jit(hd.grad(f))`` of a ``hd.cond`` running torch's compiled loop eagerly, which raised).
+    torch's own frames (``torch.compiler.is_compiling``) are never compiled alone: this marks
+    hedera's as torch marks those of ``torch.compiler.disable(recursive=False)``. A torch without
+    the (private) frame-strategy call leaves them unmarked.
+    """
+    frames = torch._C._dynamo.eval_frame
+    set_strategy = getattr(frames, "set_code_exec_strategy", None)
+    if set_strategy is None:
+        return
+    skip_this_frame_only = frames._FrameExecStrategy(frames._FrameAction.SKIP, frames._FrameAction.DEFAULT)
+    for function in functions:
+        set_strategy(function.__code__, skip_this_frame_only)
+
+
+never_compiled_alone(inside_trace, traced_by, values_unreadable)

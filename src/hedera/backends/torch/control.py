@@ -41,6 +41,9 @@ def _compiling() -> bool:
     return traced_by(_autodiff)
 
 
+_autodiff.never_compiled_alone(_compiling)
+
+
 def _select(pred: Any, a: Any, b: Any) -> Any:
     return torch.where(pred, a, b)
 
