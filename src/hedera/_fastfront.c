@@ -7,7 +7,8 @@
  * that does the same lookup in C and calls the backend function with the caller's arguments
  * unchanged (vectorcall), so the Python frame is only entered on the slow path:
  *
- *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword,
+ *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword
+ *     (other than optional ones, which the C front completes: below),
  *     or a sequence that is not a list/tuple of one type: the Python front decides (and caches);
  *   - the backend function raised an Exception: the front's ``explain`` (hedera._fastpath) gets
  *     that exception and the call's arguments, and raises hedera's error for it
