@@ -7,7 +7,8 @@
  * that does the same lookup in C and calls the backend function with the caller's arguments
  * unchanged (vectorcall), so the Python frame is only entered on the slow path:
  *
- *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword,
+ *   - a cache miss, mixed argument types that are not cached, array arguments passed by keyword
+ *     (other than optional ones, which the C front completes: below),
  *     or a sequence that is not a list/tuple of one type: the Python front decides (and caches);
  *   - the backend function raised an Exception: the front's ``explain`` (hedera._fastpath) gets
  *     that exception and the call's arguments, and raises hedera's error for it
@@ -21,6 +22,11 @@
  * How each front finds its array arguments (the ``arity`` argument of make_front):
  *   arity >= 1  the first ``arity`` positional arguments (add: 2, sin: 1). All of one type: key is
  *               that type; otherwise the tuple of their types (hd.add(x, 1.0)), as miss() caches.
+ *               The last of them may be optional (``optional`` of make_front: their names, for
+ *               arrays that default to None, as clip's min and max): a call that omits them or
+ *               passes them by keyword, hd.clip(x) or hd.clip(x, max=1.0), is completed to the
+ *               positional call the Python front makes, clip(x, None, 1.0), before the lookup
+ *               (complete_optional_arrays), and its target gets those arguments.
  *   SEQUENCE    a list or tuple as the first positional argument (concat, stack): key is the type
  *               its elements all share.
  *   VARIADIC    every positional argument (meshgrid, broadcast_arrays): key is their common type.
@@ -71,7 +77,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 10
+#define FASTFRONT_ABI 11
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -120,6 +126,10 @@ typedef struct {
     Py_ssize_t arity;
     Py_ssize_t check_count; /* the up-front argument checks (0: none) */
     ArgumentCheck checks[MAX_CHECKS];
+    /* The last optional_count of the arity array parameters default to None; optional_names are
+     * their names (interned; strong references), for keywords (complete_optional_arrays). */
+    Py_ssize_t optional_count;
+    PyObject *optional_names[MAX_TUPLE_KEY];
     /* The last key found in the cache and its function (hit_target above; strong references;
      * hit_count 0: none). Most programs call a front with one array type, and comparing type
      * pointers is cheaper than a dict lookup, above all right after a framework call of several
@@ -1044,11 +1054,50 @@ call_current(FrontState *state, PyObject *callee, int native, PyObject *const *a
     return front_call_failed(state, args, nargs, NULL);
 }
 
+/* A call with fewer positional arguments than the front's arity, whose missing arrays are all
+ * optional (they default to None) and whose keywords, if any, all name such arrays: its arguments
+ * as the Python front passes them to the backend function, positionally, the omitted ones None
+ * (hd.clip(x, max=1.0): x, None, 1.0), in completed[arity]; returns 1, or 0 where the call is not
+ * one of those (too few arguments, another keyword, an array given twice): the general path then
+ * decides as before (the Python front, which raises the TypeError of such a call). */
+static int
+complete_optional_arrays(const FrontState *state, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames, PyObject **completed)
+{
+    Py_ssize_t arity = state->arity;
+    Py_ssize_t first_optional = arity - state->optional_count;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs < first_optional || nkw > arity - nargs) {
+        return 0;
+    }
+    Py_ssize_t found = 0;
+    for (Py_ssize_t i = 0; i < arity; i++) {
+        PyObject *value = i < nargs ? args[i] : Py_None;
+        if (i >= nargs && nkw != 0) {
+            Py_ssize_t at = keyword_index(state->optional_names[i - first_optional], nargs, kwnames);
+            if (at >= 0) {
+                value = args[at];
+                found++;
+            }
+        }
+        completed[i] = value;
+    }
+    return found == nkw;
+}
+
+static PyObject *front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* Every call of a front that is not the hot path's (front_call; out of line: its frame would cost
  * the hot path a few register saves). */
 static NOINLINE PyObject *
 front_call_general(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (state->optional_count != 0 && nargs < state->arity) {
+        PyObject *completed[MAX_TUPLE_KEY]; /* (borrowed: the caller's arguments, and None) */
+        if (complete_optional_arrays(state, args, nargs, kwnames, completed)) {
+            return front_call((PyObject *)state, completed, state->arity, NULL);
+        }
+    }
     if (state->check_count != 0 && !(kwnames == NULL && nargs <= state->check_position)) {
         /* (an exact int, the common value of a checked argument, skips the slow path, as an
          * argument not given does) */
@@ -1244,6 +1293,9 @@ state_dealloc(FrontState *state)
     for (Py_ssize_t i = 0; i < state->check_count; i++) {
         Py_CLEAR(state->checks[i].name);
     }
+    for (Py_ssize_t i = 0; i < state->optional_count; i++) {
+        Py_CLEAR(state->optional_names[i]);
+    }
     Py_TYPE(state)->tp_free((PyObject *)state);
 }
 
@@ -1292,9 +1344,11 @@ static PyObject *
 make_front(PyObject *module, PyObject *args)
 {
     PyObject *python, *explain, *cache, *name, *doc, *module_name, *check_spec = NULL, *check = Py_None;
+    PyObject *optional = NULL;
     Py_ssize_t arity;
-    if (!PyArg_ParseTuple(args, "OOO!nSSU|O!O:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
-                          &name, &doc, &module_name, &PyTuple_Type, &check_spec, &check)) {
+    if (!PyArg_ParseTuple(args, "OOO!nSSU|O!OO!:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
+                          &name, &doc, &module_name, &PyTuple_Type, &check_spec, &check, &PyTuple_Type,
+                          &optional)) {
         return NULL;
     }
     if (check_spec != NULL && PyTuple_GET_SIZE(check_spec) != 0 && !PyCallable_Check(check)) {
@@ -1309,6 +1363,18 @@ make_front(PyObject *module, PyObject *args)
         PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1, -2, -3 or -4, got %zd",
                      MAX_TUPLE_KEY, arity);
         return NULL;
+    }
+    Py_ssize_t optional_count = optional == NULL ? 0 : PyTuple_GET_SIZE(optional);
+    if (optional_count != 0 && (arity < 1 || optional_count >= arity)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "make_front: optional arrays need an arity >= 1 and a first array that is not optional");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < optional_count; i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(optional, i))) {
+            PyErr_SetString(PyExc_TypeError, "make_front: optional must be a tuple of str");
+            return NULL;
+        }
     }
     if (arity == CURRENT && current_var == NULL) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -1335,6 +1401,13 @@ make_front(PyObject *module, PyObject *args)
         }
     }
     state->check_count = check_count;
+    state->optional_count = optional_count;
+    for (Py_ssize_t i = 0; i < optional_count; i++) {
+        PyObject *parameter = PyTuple_GET_ITEM(optional, i);
+        Py_INCREF(parameter);
+        PyUnicode_InternInPlace(&parameter);
+        state->optional_names[i] = parameter;
+    }
     Py_INCREF(check);
     state->check = check;
     Py_INCREF(python);
@@ -1604,12 +1677,14 @@ static PyTypeObject JitCallType = {
 
 static PyMethodDef module_methods[] = {
     {"make_front", make_front, METH_VARARGS,
-     "make_front(python, explain, cache, arity, name, doc, module, checks=(), check=None)\n--\n\n"
+     "make_front(python, explain, cache, arity, name, doc, module, checks=(), check=None, optional=())\n--\n\n"
      "A builtin function that calls cache[type of its array arguments] with its arguments,\n"
      "python(*args, **kwargs) on a miss, and explain(exception, args, kwargs) when the call\n"
      "raises an Exception. name and doc are bytes (doc may start with a text signature),\n"
      "module the name for __module__. checks: the up-front argument checks, a tuple of\n"
-     "(name, position, fast, none_ok, minimum); check(name, value) decides where a fast test fails."},
+     "(name, position, fast, none_ok, minimum); check(name, value) decides where a fast test fails.\n"
+     "optional: the names of the last of the arity arrays where they default to None: a call\n"
+     "omitting them, or passing them by keyword, is completed with None to the positional call."},
     {"connect_current_backend", connect_current_backend, METH_VARARGS,
      "connect_current_backend(state)\n--\n\n"
      "Where fronts of arity CURRENT read the current backend: state is (context_var,\n"

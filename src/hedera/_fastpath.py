@@ -47,7 +47,7 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 10  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 11  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)
@@ -118,6 +118,7 @@ def accelerate(
     qualname: str,
     text_signature: str | None = None,
     checks: tuple[tuple[str, int, int, bool, int | None], ...] = (),
+    optional: tuple[str, ...] = (),
 ) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
@@ -131,6 +132,9 @@ def accelerate(
     indented; both are cheaper to have than to read off ``front`` for 180 fronts at import.
     ``checks`` are the up-front argument checks (:func:`hedera._argkinds.front_checks`): C runs
     their fast tests and calls :func:`hedera._argkinds.check_argument` where one fails.
+    ``optional`` names the last of the ``arity`` arrays where they default to None (clip's
+    ``("min", "max")``): C completes a call that omits them or passes them by keyword to the
+    positional call the Python front makes (:func:`_completed_arguments`).
     """
     if _extension is None:
         return front
@@ -142,10 +146,10 @@ def accelerate(
     explain = _explainer(front, qualname)
     check = functools.partial(check_argument, qualname)
     fast = _extension.make_front(
-        front, explain, cache, arity, name.encode(), doc.encode(), front.__module__, checks, check
+        front, explain, cache, arity, name.encode(), doc.encode(), front.__module__, checks, check, optional
     )
     ACCELERATED[fast] = front
-    _POLYFILLS[fast] = _trace_polyfill(front, qualname, arity)
+    _POLYFILLS[fast] = _trace_polyfill(front, qualname, arity, optional)
     if "torch._dynamo" in sys.modules:  # else the import hook at the end of this module does it
         _register_with_dynamo(fast, _POLYFILLS[fast])
     return fast
@@ -176,19 +180,42 @@ def _argument_types(args: tuple[Any, ...], arity: int) -> tuple[type, ...] | Non
     return tuple(type(a) for a in args[:arity]) if len(args) >= arity else None
 
 
-def _trace_polyfill(python: FunctionType, qualname: str, arity: int) -> Callable[..., Any]:
+def _completed_arguments(
+    args: tuple[Any, ...], kwargs: dict[str, Any], arity: int, optional: tuple[str, ...]
+) -> tuple[Any, ...] | None:
+    """A call's arguments completed as the C front completes them (``complete_optional_arrays``):
+    where fewer than ``arity`` positional arguments are given, the missing arrays are all in
+    ``optional`` (the last of the arity, which default to None) and every keyword names one of
+    them, the positional arguments the Python front passes on (``clip(x, max=1.0)``: ``(x, None,
+    1.0)``); else None (the call is left as it is)."""
+    first_optional = arity - len(optional)
+    if not optional or not first_optional <= len(args) < arity:
+        return None
+    missing = optional[len(args) - first_optional :]
+    if not set(kwargs) <= set(missing):
+        return None
+    return (*args, *(kwargs.get(name) for name in missing))
+
+
+def _trace_polyfill(
+    python: FunctionType, qualname: str, arity: int, optional: tuple[str, ...] = ()
+) -> Callable[..., Any]:
     """What torch.compile traces for a builtin front: the function of the backend that
     :func:`hedera._dispatch.traced_backend` names, which dynamo runs once at trace time and takes
     as a constant. The Python front would do, but dynamo guards its cache dicts with a Python lambda
     per dict key (a type), which it evaluates at *every* call of the compiled function: measured
     +1.5 µs per call for five fronts on a 21 µs compiled call. Anything traced_backend cannot
     decide (no array, mixed backends, arrays by keyword) goes to the Python front. Fronts
-    without arrays trace their Python front, which reads no cache while tracing.
+    without arrays trace their Python front, which reads no cache while tracing. A call that
+    omits optional arrays is completed first, as C does (:func:`_completed_arguments`).
     """
     if arity == CURRENT:
         return python
 
     def polyfill(*args: Any, **kwargs: Any) -> Any:
+        completed = _completed_arguments(args, kwargs, arity, optional)
+        if completed is not None:
+            args, kwargs = completed, {}
         types = _argument_types(args, arity)
         backend = None if types is None else traced_backend(types, qualname)
         if backend is None:

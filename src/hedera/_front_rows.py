@@ -18,7 +18,7 @@ from ._api import BY_QUALNAME, PARAMETERS, RETURNS, Function, Param
 from ._argkinds import front_checks
 from ._fastpath import CURRENT, SEQUENCE, VARIADIC, VARIADIC_AFTER_FIRST, accelerate
 
-__all__ = ["cache_name", "docstring", "fast_path_arity", "front", "front_name"]
+__all__ = ["cache_name", "docstring", "fast_path_arity", "front", "front_name", "optional_arrays"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +58,20 @@ def fast_path_arity(fn: Function) -> int | None:
     if len(arrays) <= 3 and _positional_names(fn)[: len(arrays)] == list(arrays):
         return len(arrays)
     return None
+
+
+def optional_arrays(fn: Function) -> tuple[str, ...]:
+    """The names of the last of the C front's arrays (``fast_path_arity`` >= 1 of them) that
+    default to None, which a call may omit or pass by keyword (``clip``'s ``min`` and ``max``);
+    () for the other fronts."""
+    arity = fast_path_arity(fn)
+    if arity is None or arity < 1:
+        return ()
+    leading = [p for p in fn.signature if isinstance(p, Param)][:arity]
+    optional: list[str] = []
+    for p in leading[1:]:
+        optional = [*optional, p.name] if p.default == "None" else []
+    return tuple(optional)
 
 
 def _positional_names(fn: Function) -> list[str]:
@@ -127,6 +141,6 @@ def front(cache: dict, qualname: str) -> Callable[[F], F]:
         arity = fast_path_arity(fn)
         if arity is None:
             return python
-        return accelerate(python, cache, arity, qualname, fn.params, front_checks(fn))
+        return accelerate(python, cache, arity, qualname, fn.params, front_checks(fn), optional_arrays(fn))
 
     return finish

@@ -83,11 +83,72 @@ def test_mixed_types_use_the_tuple_key(backend, scalar):
 def test_keywords_and_arrays_passed_by_keyword(backend):
     x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
     assert_same_outcome(hd.sum, x, axis=0)
-    assert_same_outcome(hd.clip, x, min=1.5, max=3.5)  # arrays by keyword: the Python front decides
+    assert_same_outcome(hd.clip, x, min=1.5, max=3.5)  # optional arrays by keyword: completed by C
+    assert_same_outcome(hd.where, x > 0, x, x2=x)  # required arrays by keyword: the Python front decides
     assert_same_outcome(hd.concat, [x, x], axis=1)
     assert_same_outcome(hd.meshgrid, x[0], x[1], indexing="ij")
     assert_same_outcome(hd.einsum, "ij->j", x)
     assert_same_outcome(hd.einsum, subscripts="ij->j")  # by keyword: the Python front's TypeError
+
+
+def entered_python_front(front, *args, **kwargs) -> bool:
+    """Whether a call of the builtin ``front`` runs the Python front behind it (its frame)."""
+    code = _fastpath.python_front(front).__code__
+    seen = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            seen.append(frame.f_code)
+
+    sys.setprofile(profile)
+    try:
+        front(*args, **kwargs)
+    finally:
+        sys.setprofile(None)
+    return code in seen
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [((), {}), ((0.0,), {}), ((), {"max": 1.0}), ((), {"min": 0.0}), ((), {"min": 0.0, "max": 1.0}),
+     ((0.0,), {"max": 1.0}), ((None, None), {})],
+)  # fmt: skip
+def test_omitted_or_keyword_optional_arrays_are_served_by_the_c_front(backend, args, kwargs):
+    """clip's min and max default to None: hd.clip(x) and hd.clip(x, max=1.0) are completed by C to
+    the positional call the Python front makes (clip(x, None, 1.0)), looked up and run without the
+    Python front's frame, with its answer; array bounds by keyword too."""
+    x = array(backend, [-2.0, 0.5, 3.0])
+    for _ in range(2):  # a miss that fills the cache, then the last hit
+        assert_same_outcome(hd.clip, x, *args, **kwargs)
+    assert not entered_python_front(hd.clip, x, *args, **kwargs)
+    bounds = {k: array(backend, [v]) for k, v in kwargs.items()}
+    for _ in range(2):
+        assert_same_outcome(hd.clip, x, *args, **bounds)
+    assert not entered_python_front(hd.clip, x, *args, **bounds)
+
+
+def test_odd_calls_of_optional_arrays_end_as_in_the_python_front(backend):
+    """The calls C does not complete (an unknown keyword, a bound given twice, no x, x by keyword)
+    and bad bounds or mixed backends end as in the Python front: the same error."""
+    x = array(backend, [-2.0, 0.5, 3.0])
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    odd_calls = [
+        ((x,), {"mn": 0.0}),
+        ((x, 0.0), {"min": 1.0}),
+        ((), {"min": 0.0}),
+        ((), {"x": x}),
+        ((x,), {"max": "one"}),
+        ((x,), {"min": [0.0]}),
+    ]
+    for args, kwargs in odd_calls:
+        expected = assert_same_outcome(hd.clip, *args, **kwargs)
+        assert isinstance(expected, tuple) and issubclass(expected[0], TypeError)
+    assert issubclass(outcome(hd.clip, x, max="one")[0], NotAnArrayError)
+    y = array(other, [1.0])
+    for kwargs in ({"max": y}, {"min": y, "max": 1.0}):
+        assert_same_outcome(hd.clip, x, **kwargs)
+        assert issubclass(outcome(hd.clip, x, **kwargs)[0], BackendMismatchError)
 
 
 def test_sequences(backend):
@@ -227,6 +288,34 @@ def test_lookup_rules(arity, args, expected):
     assert front(*args) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "kwargs", "expected"),
+    [
+        ((1.0,), {}, ("fast", (1.0, None, None), {})),
+        ((1.0, 2.0), {}, ("fast", (1.0, 2.0, None), {})),
+        ((1.0,), {"hi": 2.0}, ("fast", (1.0, None, 2.0), {})),
+        ((1.0,), {"hi": 2.0, "lo": 0.5}, ("fast", (1.0, 0.5, 2.0), {})),
+        ((1.0, 0.5, 2.0), {}, ("fast", (1.0, 0.5, 2.0), {})),
+        ((1.0,), {"other": 2.0}, ("slow", (1.0,), {"other": 2.0})),  # not an optional array
+        ((1.0, 0.5), {"lo": 2.0}, ("slow", (1.0, 0.5), {"lo": 2.0})),  # given twice
+        ((), {"lo": 2.0}, ("slow", (), {"lo": 2.0})),  # the first array is not optional
+        (("s",), {}, ("slow", ("s", None, None), {})),  # completed, then a miss
+    ],
+)
+def test_optional_arrays_are_completed_as_the_python_front_passes_them(args, kwargs, expected):
+    """A call that omits the optional arrays (the last of the arity, default None) or passes them
+    by keyword reaches its target with all of them positionally, the omitted ones None; every other
+    call goes to the Python front as it was made."""
+    none = type(None)
+    cache = {(float, none, none): (target := lambda *a, **k: ("fast", a, k)), (float, float, none): target,
+             (float, none, float): target, float: target}  # fmt: skip
+    front = _fastpath._extension.make_front(
+        lambda *a, **k: ("slow", a, k), explain_nothing, cache, 3, b"f", b"", __name__, (), None, ("lo", "hi")
+    )
+    for _ in range(2):
+        assert front(*args, **kwargs) == expected
+
+
 def test_the_last_hit_follows_the_argument_types():
     """Each front remembers its last cache hit; calls alternating between keys must still each
     reach their own function, whichever key was remembered."""
@@ -314,6 +403,11 @@ def test_bad_arguments_to_make_front():
         _fastpath._extension.make_front(len, len, [], 1, b"f", b"", __name__)
     with pytest.raises(TypeError, match="callable"):
         _fastpath._extension.make_front(len, None, {}, 1, b"f", b"", __name__)
+    for arity, optional in ((1, ("x",)), (_fastpath.VARIADIC, ("x",)), (2, ("a", "b"))):
+        with pytest.raises(ValueError, match="optional"):
+            _fastpath._extension.make_front(len, len, {}, arity, b"f", b"", __name__, (), None, optional)
+    with pytest.raises(TypeError, match="optional"):
+        _fastpath._extension.make_front(len, len, {}, 2, b"f", b"", __name__, (), None, (1,))
 
 
 # ---- what the builtin looks like from Python ---------------------------------------------------
@@ -353,13 +447,31 @@ def test_the_polyfill_finds_the_arrays_where_c_does(arity, args, expected):
     assert _fastpath._argument_types(args, arity) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "kwargs", "expected"),
+    [
+        ((1.0,), {}, (1.0, None, None)),
+        ((1.0,), {"hi": 2.0}, (1.0, None, 2.0)),
+        ((1.0, 0.5), {"hi": 2.0}, (1.0, 0.5, 2.0)),
+        ((1.0, 0.5, 2.0), {}, None),  # complete already
+        ((1.0,), {"other": 2.0}, None),
+        ((1.0, 0.5), {"lo": 2.0}, None),
+        ((), {"lo": 2.0}, None),
+    ],
+)
+def test_the_polyfill_completes_optional_arrays_as_c_does(args, kwargs, expected):
+    assert _fastpath._completed_arguments(args, kwargs, 3, ("lo", "hi")) == expected
+    assert _fastpath._completed_arguments(args, kwargs, 3, ()) is None
+
+
 COMPILE_AFTER_HEDERA = """
 import sys
 import hedera as hd, torch
 assert "torch._dynamo" not in sys.modules, "hedera or torch imported dynamo"
 x = torch.linspace(-1, 1, 5)
 def f(x):
-    return hd.sum(hd.concat([hd.sin(x), hd.add(x, 1.0)]), axis=0) + hd.einsum("i,i->", x, x)
+    parts = [hd.sin(x), hd.add(x, 1.0), hd.clip(x, max=0.5), hd.clip(x)]
+    return hd.sum(hd.concat(parts), axis=0) + hd.einsum("i,i->", x, x)
 compiled = torch.compile(f, fullgraph=True)
 assert torch.allclose(compiled(x), f(x))
 """

@@ -105,6 +105,37 @@ def test_function_inputs_are_typical_and_sized():
     assert len(set(x.tolist())) > 990  # few ties: the common path of shims with a tie rule
 
 
+_DRAW_CLIP = """
+import sys
+sys.path.insert(0, {benchmarks!r})
+import function_inputs as inputs
+from hedera._api import BY_QUALNAME
+rows = {{row.qualname: row for row in inputs.harness_rows()}}
+{imports}
+for size in (1, 1000):
+    case = inputs.draw_case(rows["clip"], BY_QUALNAME["clip"], size)
+    print(repr(case.args), repr(case.kwargs))
+"""
+
+
+def test_function_inputs_do_not_depend_on_what_was_imported():
+    """A function's draws are the same in a fresh process and in one that imported more modules
+    first (hypothesis mixes constants of the imported modules' source into its draws; the
+    benchmark imports every backend): clip drew a 0-d float32 without bounds in the benchmark, and
+    1000 int64 elements with a bound in a fresh process. At 1000, its array has 1000 elements."""
+    draws = []
+    for imports in ("", "import dispatch_overhead"):  # (the benchmark that draws them)
+        script = _DRAW_CLIP.format(benchmarks=str(BENCHMARKS), imports=imports)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+        draws.append(done.stdout)
+    assert draws[0] == draws[1]
+    inputs = _load("function_inputs")
+    from hedera._api import BY_QUALNAME
+
+    rows = {row.qualname: row for row in inputs.harness_rows()}
+    assert inputs.draw_case(rows["clip"], BY_QUALNAME["clip"], 1000).args[0].size == 1000
+
+
 def test_native_twin_must_give_hedera_answer():
     np = pytest.importorskip("numpy")
     inputs = _load("function_inputs")
