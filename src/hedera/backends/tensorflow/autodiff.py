@@ -28,7 +28,7 @@ import optree
 import tensorflow as tf
 
 from ... import _nests
-from ..._dispatch import backend_name_if_cached
+from ..._dispatch import backend_name_if_cached, backend_name_of_type
 from ...container import Container
 from ...errors import UnsupportedError
 from ...tree import NAMESPACE as TREE_NAMESPACE
@@ -250,6 +250,31 @@ class DonatingFunction:
             self._adopt(donated, leaves, treedefs)
         # the tf.function takes the other arguments only (each costs its call a signature check)
         rest = [a for i, a in enumerate(args) if i not in donated]
+        return self._run(rest, kwargs)
+
+    def call_flat(self, args: tuple, flat: list) -> Any:
+        """The call of ``args`` whose leaves :func:`hedera._nests.flatten_args` gave as ``flat``
+        (a list of leaves per nest, the argument itself otherwise), if the donated ones are the
+        variables as they are (a training loop's next step); else ``NotImplemented``: the caller
+        makes the full call, which adopts them. ``hd.jit``'s per-call path, without a walk of its own.
+        """
+        n = len(args)
+        donated = [i for i in self._donate if i < n]
+        if donated != self._positions:
+            return NotImplemented
+        leaves: list[Any] = []
+        for i in donated:
+            x = flat[i]
+            if type(x) is list:
+                leaves += x
+            else:
+                leaves.append(x)
+        if len(leaves) != len(self._variables) or not all(map(operator.is_, leaves, self._variables)):
+            return NotImplemented
+        return self._run([a for i, a in enumerate(args) if i not in donated], {})
+
+    def _run(self, rest: list, kwargs: dict) -> Any:
+        """The tf.function on the other arguments ``rest``, its outputs with the variables in place."""
         returned = self._function(*rest, **kwargs)
         if self._build is not None:  # the outputs' nests, the variables in place, generated once
             return self._build(returned)
@@ -270,6 +295,10 @@ class DonatingFunction:
                     v.assign(x)
             return
         self._variables = [tf.Variable(x, trainable=False, shape=x.shape) for x in leaves]
+        # the variables' type known to the per-call walks (hedera._nests, _quick_leaves), which
+        # read the type cache only: the next call passes the variables back in
+        for v in self._variables[:1]:
+            backend_name_of_type(type(v))
         self._positions, self._treedefs, self._specs, self._layout = positions, treedefs, specs, None
         self._build = None
         self._function = tf.function(self._traced, **self._options)
