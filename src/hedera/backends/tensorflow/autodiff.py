@@ -200,6 +200,45 @@ def _quick_leaves(tree: Any, out: list) -> bool:
     return True
 
 
+class _DonatedTrace:
+    """The variables of a :class:`DonatingFunction` while ``f`` is traced, and the tensor that holds
+    each one's value in the trace now: the read at the start, or a read after an in-place update
+    (:func:`updated_in_place`). A kernel that finds its arrays here (:func:`variable_read`) may
+    update their variables in place instead of computing new arrays for the function to assign."""
+
+    def __init__(self, variables: list, values: list) -> None:
+        self.current = {id(v): (v, x) for v, x in zip(variables, values, strict=True)}
+        self.by_tensor = {id(x): v for v, x in zip(variables, values, strict=True)}
+        self.updated: set[int] = set()  # ids of the variables updated in place
+
+
+_DONATED_TRACES: list[_DonatedTrace] = []  # the traces in progress, innermost last
+
+
+def variable_read(x: Any) -> Any:
+    """The donated variable whose value in the trace in progress is the tensor ``x``, else None."""
+    if not _DONATED_TRACES:
+        return None
+    trace = _DONATED_TRACES[-1]
+    v = trace.by_tensor.get(id(x))
+    if v is None or trace.current[id(v)][1] is not x:
+        return None
+    return v
+
+
+def updated_in_place(v: Any) -> Any:
+    """The value of the donated variable ``v`` (of :func:`variable_read`) after a kernel updated it
+    in place: a read ordered after the update, which the function then need not assign. The
+    tensors read before keep their values (TensorFlow copies a variable's buffer on a write while
+    a read of it is alive)."""
+    trace = _DONATED_TRACES[-1]
+    value = v.value()
+    trace.current[id(v)] = (v, value)
+    trace.by_tensor[id(value)] = v
+    trace.updated.add(id(v))
+    return value
+
+
 class DonatingFunction:
     """``hd.jit(f, donate_argnums=...)`` on TensorFlow: the donated arguments kept in ``tf.Variable``s.
 
@@ -307,12 +346,17 @@ class DonatingFunction:
         """The body of the tf.function: ``f`` on the variables' values, the matching outputs assigned."""
         args = list(args)
         start = 0
+        initial = [v.value() for v in self._variables]
         for i, treedef in zip(self._positions, self._treedefs, strict=True):  # in increasing order
             count = treedef.num_leaves
-            values = [v.value() for v in self._variables[start : start + count]]
-            args.insert(i, treedef.unflatten(values))
+            args.insert(i, treedef.unflatten(initial[start : start + count]))
             start += count
-        out = self._f(*args, **kwargs)
+        trace = _DonatedTrace(self._variables, initial)
+        _DONATED_TRACES.append(trace)
+        try:
+            out = self._f(*args, **kwargs)
+        finally:
+            _DONATED_TRACES.pop()
         out_leaves, out_treedef = optree.tree_flatten(out, namespace=TREE_NAMESPACE)
         slots = self._slots(out, out_treedef)
         layout = (out_treedef, slots)
@@ -324,9 +368,21 @@ class DonatingFunction:
                 "jit: with donate_argnums on tensorflow, the function's outputs must keep their "
                 "structure from one trace to the next"
             )
-        for k, j in slots.items():
-            self._variables[j].assign(out_leaves[k])
+        self._assign(trace, out_leaves, slots, initial)
         return tuple(x for k, x in enumerate(out_leaves) if k not in slots)
+
+    def _assign(self, trace: _DonatedTrace, out_leaves: list, slots: dict[int, int], initial: list) -> None:
+        """Assign the outputs of ``slots`` to their variables, but where a variable holds it already
+        (its value unchanged, or updated in place to it); a variable updated in place that no
+        output replaces gets its value at the call's start back (as if nothing had written it)."""
+        for k, j in slots.items():
+            v = self._variables[j]
+            if trace.current[id(v)][1] is not out_leaves[k]:
+                v.assign(out_leaves[k])
+        replaced = {id(self._variables[j]) for j in slots.values()}
+        for v, x in zip(self._variables, initial, strict=True):
+            if id(v) in trace.updated and id(v) not in replaced:
+                v.assign(x)
 
     def _slots(self, out: Any, out_treedef: Any) -> dict[int, int]:
         """{output leaf index: variable index} for the outputs that replace a donated argument.
