@@ -269,3 +269,21 @@ def test_donated_in_place_updates_keep_the_semantics_of_new_arrays():
             np.testing.assert_array_equal(hd.to_numpy(first[k]), hd.to_numpy(expected[2][k]))
             np.testing.assert_array_equal(hd.to_numpy(second[k]), hd.to_numpy(expected[3][k]))
             np.testing.assert_array_equal(hd.to_numpy(params[k]), PARAMS[k].astype(np.float32))
+
+
+def test_a_donated_state_updated_in_place_but_not_returned():
+    """The function returns the new parameters only: the moments' variables, updated in place by
+    the kernel, are not returned; each call's values are the eager ones from the state given."""
+    opt = hd.optim.Adam(0.01)
+    grads = tf_tree(GRADS[0], "float32")
+    compiled = hd.jit(lambda params, state: opt.update(grads, state, params)[0], donate_argnums=(0, 1))
+    params = tf_tree(PARAMS, "float32")
+    state = opt.init(params)
+    first = compiled(params, state)
+    expected = opt.update(grads, opt.init(params), params)[0]
+    for k in SHAPES:
+        np.testing.assert_array_equal(hd.to_numpy(first[k]), hd.to_numpy(expected[k]))
+    second = compiled(first, state)  # the parameters' variables, the start state again
+    expected = opt.update(grads, opt.init(params), expected)[0]
+    for k in SHAPES:
+        np.testing.assert_array_equal(hd.to_numpy(second[k]), hd.to_numpy(expected[k]))

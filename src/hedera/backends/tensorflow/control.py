@@ -146,8 +146,8 @@ def _element_shape(x: Any) -> Any:
     """The static shape of ``x``'s slices as the TensorList ops take it (-1: a dimension or the
     rank not known)."""
     if x.shape.rank is None:
-        return -1
-    return [-1 if d is None else d for d in x.shape[1:]]
+        return tf.constant(-1, tf.int32)
+    return tf.constant([-1 if d is None else d for d in x.shape[1:]], tf.int32)
 
 
 def _y_specs(step: Callable, init: tuple, xs: tuple) -> list[tuple[Any, Any]]:
