@@ -13,8 +13,8 @@ fixed gradients, CPU time per step, paired in random order per round (``benchlib
 On TensorFlow (``--backends tensorflow``), each inside a ``tf.function`` as the training step runs it:
 
 * ``hedera``: ``opt.update(grads, state, params)`` under ``hd.jit(..., donate_argnums=(0, 1))`` as
-  ``training_step.py``'s step (``hd.nn_ops.fused_adam``: hedera's Adam as one XLA cluster per
-  parameter list);
+  ``training_step.py``'s step (``hd.nn_ops.fused_adam``: TensorFlow's ``ResourceApplyAdam`` on the
+  donated variables, in place, ``eps`` scaled to torch.optim's placement);
 * ``keras``: ``keras.optimizers.Adam.apply(grads, variables)``, the optimizer of
   ``training_step.py``'s Keras step (in-place ``assign`` on variables).
 

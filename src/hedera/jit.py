@@ -321,6 +321,9 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
         # signatures whose nests held a node the flat path does not take (a dict, say): they
         # go straight to the general walk, which a failed flat walk would only precede
         self._unflat_keys: set = set()
+        # TensorFlow's donation (DonatingFunction.call_flat): the flattener generated for the
+        # arguments it was last called with, and call_flat; tried first, as _last_flat
+        self._last_owner: tuple[Callable, Callable] | None = None
 
     def _call(self, *args: Any, **kwargs: Any) -> Any:
         """A call that the C path does not take (or every call, without the extension)."""
@@ -330,6 +333,17 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             if flat is not None and not last[3].unstable:
                 leaves = last[2](*flat)  # first: a new trace (new shapes) may set a new build
                 return last[3].build(leaves)  # type: ignore[misc]
+        owner = self._last_owner
+        if owner is not None and not kwargs:  # the donated variables again: no walk, no lookup
+            flat = owner[0](args)
+            if flat is not None:
+                token = in_jit.set(True)
+                try:
+                    result = owner[1](args, flat)
+                finally:
+                    in_jit.reset(token)
+                if result is not NotImplemented:
+                    return result
         if kwargs:
             key: Any = (*map(type, args), _KWARGS, *kwargs, *map(type, kwargs.values()))
         elif len(args) == 1:
@@ -352,6 +366,8 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
                     if result is not _NO_FLAT_CALL:
                         return result
                     walked = self._entries.get(flat[2])  # the walk found the backend: no second one
+                    if walked is not None and hasattr(walked[0], "call_flat"):
+                        self._remember_owner(args, walked[0].call_flat)
             if walked is None:
                 walked = self._walked_entry(args, kwargs)
             compiled, sets_in_jit, diagnose = walked
@@ -396,6 +412,15 @@ class Jitted(_CallBase):  # type: ignore[misc,valid-type]
             return _NO_FLAT_CALL
         leaves = compiled(*flat)
         return traced.build(leaves)  # type: ignore[misc]
+
+    def _remember_owner(self, args: tuple, call_flat: Callable) -> None:
+        """Try ``call_flat`` first on the calls with ``args``' structure and leaf types (a compiled
+        function that keeps the donated arguments itself and knows them again: TensorFlow's)."""
+        owner = self._last_owner
+        if owner is not None and owner[1] == call_flat and owner[0](args) is not None:
+            return  # the same structure and leaf types: arrays to adopt (the variables next call)
+        flatten = _nests.flattener(args)
+        self._last_owner = None if flatten is None else (flatten, call_flat)
 
     def _flat_compiled(self, backend: str, key: tuple) -> tuple[Callable, _FlatTraced]:
         """The compiled function over flat arguments of spec ``key``, and its :class:`_FlatTraced`."""

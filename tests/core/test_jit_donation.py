@@ -130,6 +130,43 @@ def test_tensorflow_outputs_that_replace_no_donated_argument_come_back_as_tensor
         assert float(total) == 3.0
 
 
+def test_tensorflow_steady_calls_walk_no_nest(monkeypatch):
+    """From the second call on (the variables passed back in) a call neither walks the nests to
+    find their backend nor flattens them with optree: one generated flattener and the variables'
+    identity decide (hedera._nests.flattener, DonatingFunction.call_flat); the values stay the
+    eager ones. Other arrays, or arrays of another backend, still take the walk."""
+    require_backend("tensorflow")
+    import sys
+
+    import optree
+
+    jit_module = sys.modules["hedera.jit"]
+    compiled = hd.jit(_step, donate_argnums=(0, 1))
+    params, x = _start("tensorflow")
+    state = hd.Container(velocity=params.map(hd.zeros_like), count=hd.asarray(0, backend="tensorflow"))
+    eager = _eager_run("tensorflow", 4)
+    params, state, _ = compiled(params, state, x, 0.01)
+    params, state, _ = compiled(params, state, x, 0.01)
+
+    def no_walk(*args, **kwargs):
+        raise AssertionError("a steady call walked its nests")
+
+    with monkeypatch.context() as m:
+        m.setattr(jit_module._nests, "flatten_args", no_walk)
+        m.setattr(jit_module, "_nest_backend", no_walk)
+        m.setattr(optree, "tree_flatten", no_walk)
+        for _ in range(2):
+            params, state, value = compiled(params, state, x, 0.01)
+    assert params.map(npy).all_close(eager[3][0], rtol=1e-12, atol=1e-12)
+    assert float(value) == pytest.approx(eager[3][2], rel=1e-12)
+    with pytest.raises(hd.BackendMismatchError):
+        compiled(params, state, np.asarray(npy(x)), 0.01)
+    start, _ = _start("tensorflow")
+    start_state = hd.Container(velocity=start.map(hd.zeros_like), count=hd.asarray(0, backend="tensorflow"))
+    again = compiled(start, start_state, x, 0.01)  # not the variables: taken as given
+    assert again[0].map(npy).all_close(eager[0][0], rtol=1e-12, atol=1e-12)
+
+
 def test_jax_deletes_the_donated_arrays():
     require_backend("jax")
     compiled = hd.jit(_step, donate_argnums=(0, 1))

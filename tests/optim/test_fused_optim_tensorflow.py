@@ -1,7 +1,8 @@
 """hd.optim's Adam and AdamW on TensorFlow run ``hd.nn_ops.fused_adam`` (hedera's formula in fewer
 ops): their steps match torch.optim's within the tolerances of tests/optim/test_optim.py, eagerly, in
-a ``tf.function`` and under ``hd.jit``; ``step`` equals ``update`` bit for bit; under a gradient tape
-the door returns None and the (differentiable) stages run.
+a ``tf.function`` and under ``hd.jit`` (with donation: ``ResourceApplyAdam`` in place on the
+variables, equal to the other paths bit for bit); ``step`` equals ``update`` bit for bit; under a
+gradient tape the door returns None and the (differentiable) stages run.
 """
 
 from __future__ import annotations
@@ -211,3 +212,78 @@ def test_a_warm_up_from_a_zero_learning_rate_matches_torch_optim(dtype):
         got.append({k: hd.to_numpy(params_tf[k]) for k in SHAPES})
     np.testing.assert_array_equal(got[0]["w"], PARAMS["w"].astype(NP_DTYPES[dtype]))  # lr 0: unchanged
     assert_close(got, expected, dtype, "warm-up")
+
+
+def donated_update(opt):
+    """``opt.update`` under ``hd.jit(..., donate_argnums=(1, 2))``: the state and the parameters live
+    in variables, which ``ResourceApplyAdam`` updates in place (Adam without decay or AMSGrad)."""
+    jitted = hd.jit(lambda g, s, p: opt.update(g, s, p), donate_argnums=(1, 2))
+    return lambda g, s, p: jitted(g, opt.init(p) if s is None else s, p)
+
+
+@pytest.mark.parametrize("dtype", sorted(NP_DTYPES))
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_donated_updates_match_torch_optim_and_the_eager_ones_bit_for_bit(case, dtype):
+    make_hd, make_torch = CASES[case]
+    got = run_updates(donated_update(make_hd()), dtype)
+    assert_close(got, torch_steps(make_torch, dtype), dtype, "donated hd.jit")
+    eager = run_updates(functional(make_hd()), dtype)
+    for i, (a, b) in enumerate(zip(got, eager, strict=True)):
+        for k in SHAPES:
+            np.testing.assert_array_equal(a[k], b[k], err_msg=f"step {i + 1}, {k}")
+
+
+def test_a_donated_adam_step_updates_the_variables_in_place():
+    """One ``ResourceApplyAdam`` per parameter, and no new array assigned to the parameters' or
+    the moments' variables (only the step count's)."""
+    opt = hd.optim.Adam(0.01)
+    step = hd.jit(lambda g, s, p: opt.update(g, s, p), donate_argnums=(1, 2))
+    params = tf_tree(PARAMS, "float32")
+    grads = tf_tree(GRADS[0], "float32")
+    step(grads, opt.init(params), params)
+    function = step.compiled_for("tensorflow")._function
+    ops = [op.type for op in function.get_concrete_function(grads).graph.get_operations()]
+    assert ops.count("ResourceApplyAdam") == len(SHAPES)
+    assert ops.count("AssignVariableOp") == 1  # the step count
+
+
+def test_donated_in_place_updates_keep_the_semantics_of_new_arrays():
+    """Two updates from the same parameters, and the old parameters returned in their donated
+    place (the new ones elsewhere): the values are the eager ones, and the variables hold what the
+    function returned for them (the old values), though Adam ran on them in place."""
+    opt = hd.optim.Adam(0.01)
+    grads = [tf_tree(g, "float32") for g in GRADS[:2]]
+
+    def twice(params, state):
+        first, _ = opt.update(grads[0], state, params)
+        second, _ = opt.update(grads[1], state, params)  # from the same (old) parameters
+        return params, state, first, second
+
+    params = tf_tree(PARAMS, "float32")
+    state = opt.init(params)
+    expected = twice(params, state)
+    compiled = hd.jit(twice, donate_argnums=(0, 1))
+    for _ in range(2):  # the second call passes the variables back in
+        params, state, first, second = compiled(params, state)
+        for k in SHAPES:
+            np.testing.assert_array_equal(hd.to_numpy(first[k]), hd.to_numpy(expected[2][k]))
+            np.testing.assert_array_equal(hd.to_numpy(second[k]), hd.to_numpy(expected[3][k]))
+            np.testing.assert_array_equal(hd.to_numpy(params[k]), PARAMS[k].astype(np.float32))
+
+
+def test_a_donated_state_updated_in_place_but_not_returned():
+    """The function returns the new parameters only: the moments' variables, updated in place by
+    the kernel, are not returned; each call's values are the eager ones from the state given."""
+    opt = hd.optim.Adam(0.01)
+    grads = tf_tree(GRADS[0], "float32")
+    compiled = hd.jit(lambda params, state: opt.update(grads, state, params)[0], donate_argnums=(0, 1))
+    params = tf_tree(PARAMS, "float32")
+    state = opt.init(params)
+    first = compiled(params, state)
+    expected = opt.update(grads, opt.init(params), params)[0]
+    for k in SHAPES:
+        np.testing.assert_array_equal(hd.to_numpy(first[k]), hd.to_numpy(expected[k]))
+    second = compiled(first, state)  # the parameters' variables, the start state again
+    expected = opt.update(grads, opt.init(params), expected)[0]
+    for k in SHAPES:
+        np.testing.assert_array_equal(hd.to_numpy(second[k]), hd.to_numpy(expected[k]))

@@ -28,7 +28,7 @@ import optree
 import tensorflow as tf
 
 from ... import _nests
-from ..._dispatch import backend_name_if_cached
+from ..._dispatch import backend_name_if_cached, backend_name_of_type
 from ...container import Container
 from ...errors import UnsupportedError
 from ...tree import NAMESPACE as TREE_NAMESPACE
@@ -200,6 +200,45 @@ def _quick_leaves(tree: Any, out: list) -> bool:
     return True
 
 
+class _DonatedTrace:
+    """The variables of a :class:`DonatingFunction` while ``f`` is traced, and the tensor that holds
+    each one's value in the trace now: the read at the start, or a read after an in-place update
+    (:func:`updated_in_place`). A kernel that finds its arrays here (:func:`variable_read`) may
+    update their variables in place instead of computing new arrays for the function to assign."""
+
+    def __init__(self, variables: list, values: list) -> None:
+        self.current = {id(v): (v, x) for v, x in zip(variables, values, strict=True)}
+        self.by_tensor = {id(x): v for v, x in zip(variables, values, strict=True)}
+        self.updated: set[int] = set()  # ids of the variables updated in place
+
+
+_DONATED_TRACES: list[_DonatedTrace] = []  # the traces in progress, innermost last
+
+
+def variable_read(x: Any) -> Any:
+    """The donated variable whose value in the trace in progress is the tensor ``x``, else None."""
+    if not _DONATED_TRACES:
+        return None
+    trace = _DONATED_TRACES[-1]
+    v = trace.by_tensor.get(id(x))
+    if v is None or trace.current[id(v)][1] is not x:
+        return None
+    return v
+
+
+def updated_in_place(v: Any) -> Any:
+    """The value of the donated variable ``v`` (of :func:`variable_read`) after a kernel updated it
+    in place: a read ordered after the update, which the function then need not assign. The
+    tensors read before keep their values (TensorFlow copies a variable's buffer on a write while
+    a read of it is alive)."""
+    trace = _DONATED_TRACES[-1]
+    value = v.value()
+    trace.current[id(v)] = (v, value)
+    trace.by_tensor[id(value)] = v
+    trace.updated.add(id(v))
+    return value
+
+
 class DonatingFunction:
     """``hd.jit(f, donate_argnums=...)`` on TensorFlow: the donated arguments kept in ``tf.Variable``s.
 
@@ -250,6 +289,31 @@ class DonatingFunction:
             self._adopt(donated, leaves, treedefs)
         # the tf.function takes the other arguments only (each costs its call a signature check)
         rest = [a for i, a in enumerate(args) if i not in donated]
+        return self._run(rest, kwargs)
+
+    def call_flat(self, args: tuple, flat: list) -> Any:
+        """The call of ``args`` whose leaves :func:`hedera._nests.flatten_args` gave as ``flat``
+        (a list of leaves per nest, the argument itself otherwise), if the donated ones are the
+        variables as they are (a training loop's next step); else ``NotImplemented``: the caller
+        makes the full call, which adopts them. ``hd.jit``'s per-call path, without a walk of its own.
+        """
+        n = len(args)
+        donated = [i for i in self._donate if i < n]
+        if donated != self._positions:
+            return NotImplemented
+        leaves: list[Any] = []
+        for i in donated:
+            x = flat[i]
+            if type(x) is list:
+                leaves += x
+            else:
+                leaves.append(x)
+        if len(leaves) != len(self._variables) or not all(map(operator.is_, leaves, self._variables)):
+            return NotImplemented
+        return self._run([a for i, a in enumerate(args) if i not in donated], {})
+
+    def _run(self, rest: list, kwargs: dict) -> Any:
+        """The tf.function on the other arguments ``rest``, its outputs with the variables in place."""
         returned = self._function(*rest, **kwargs)
         if self._build is not None:  # the outputs' nests, the variables in place, generated once
             return self._build(returned)
@@ -270,6 +334,10 @@ class DonatingFunction:
                     v.assign(x)
             return
         self._variables = [tf.Variable(x, trainable=False, shape=x.shape) for x in leaves]
+        # the variables' type known to the per-call walks (hedera._nests, _quick_leaves), which
+        # read the type cache only: the next call passes the variables back in
+        for v in self._variables[:1]:
+            backend_name_of_type(type(v))
         self._positions, self._treedefs, self._specs, self._layout = positions, treedefs, specs, None
         self._build = None
         self._function = tf.function(self._traced, **self._options)
@@ -278,12 +346,17 @@ class DonatingFunction:
         """The body of the tf.function: ``f`` on the variables' values, the matching outputs assigned."""
         args = list(args)
         start = 0
+        initial = [v.value() for v in self._variables]
         for i, treedef in zip(self._positions, self._treedefs, strict=True):  # in increasing order
             count = treedef.num_leaves
-            values = [v.value() for v in self._variables[start : start + count]]
-            args.insert(i, treedef.unflatten(values))
+            args.insert(i, treedef.unflatten(initial[start : start + count]))
             start += count
-        out = self._f(*args, **kwargs)
+        trace = _DonatedTrace(self._variables, initial)
+        _DONATED_TRACES.append(trace)
+        try:
+            out = self._f(*args, **kwargs)
+        finally:
+            _DONATED_TRACES.pop()
         out_leaves, out_treedef = optree.tree_flatten(out, namespace=TREE_NAMESPACE)
         slots = self._slots(out, out_treedef)
         layout = (out_treedef, slots)
@@ -295,9 +368,21 @@ class DonatingFunction:
                 "jit: with donate_argnums on tensorflow, the function's outputs must keep their "
                 "structure from one trace to the next"
             )
-        for k, j in slots.items():
-            self._variables[j].assign(out_leaves[k])
+        self._assign(trace, out_leaves, slots, initial)
         return tuple(x for k, x in enumerate(out_leaves) if k not in slots)
+
+    def _assign(self, trace: _DonatedTrace, out_leaves: list, slots: dict[int, int], initial: list) -> None:
+        """Assign the outputs of ``slots`` to their variables, but where a variable holds it already
+        (its value unchanged, or updated in place to it); a variable updated in place that no
+        output replaces gets its value at the call's start back (as if nothing had written it)."""
+        for k, j in slots.items():
+            v = self._variables[j]
+            if trace.current[id(v)][1] is not out_leaves[k]:
+                v.assign(out_leaves[k])
+        replaced = {id(self._variables[j]) for j in slots.values()}
+        for v, x in zip(self._variables, initial, strict=True):
+            if id(v) in trace.updated and id(v) not in replaced:
+                v.assign(x)
 
     def _slots(self, out: Any, out_treedef: Any) -> dict[int, int]:
         """{output leaf index: variable index} for the outputs that replace a donated argument.

@@ -2,7 +2,8 @@
 
 Inside a graph (``tf.function``, ``hd.jit``, ``tf.vectorized_map``) the primitives run, so
 nothing unrolls; ``GradientTape``, ``ForwardAccumulator`` and ``pfor`` all go through them.
-A scan is one ``tf.while_loop`` over ``TensorArray`` s; the dtypes and shapes of the per-step
+A scan is one ``tf.while_loop`` popping its inputs from TensorLists and writing its outputs
+into ``TensorArray`` s; the dtypes and shapes of the per-step
 outputs, which the ``TensorArray`` s need up front, come from a trace of the step in a graph of its
 own (:func:`_y_specs`), so the loop runs every step and the outer graph holds nothing else.
 Eagerly, Python loops run.
@@ -88,29 +89,65 @@ def scan(step: Callable, init: tuple, xs: tuple, length: int, reverse: bool, unr
     if length == 0:
         _, y = step(init, tuple(tf.zeros(x.shape[1:], x.dtype) for x in xs))
         return init, tuple(tf.zeros((0, *v.shape), v.dtype) for v in y)
-    inputs = [tf.TensorArray(x.dtype, size=length, element_shape=x.shape[1:]).unstack(x) for x in xs]
+    inputs = [_popping_list(x, length, reverse) for x in xs]
     y_specs = _y_specs(step, init, xs)
     outputs = [tf.TensorArray(dtype, size=length, element_shape=shape) for dtype, shape in y_specs]
-    n = len(init)
+    n, m = len(init), len(xs)
 
     def body(t: Any, *state: Any) -> tuple:
-        carry, outs = state[:n], state[n:]
+        carry, lists, outs = state[:n], state[n : n + m], state[n + m :]
         index = length - 1 - t if reverse else t
-        carry, y = step(tuple(carry), tuple(ta.read(index) for ta in inputs))
+        popped = [_pop(lst, x) for lst, x in zip(lists, xs, strict=True)]
+        carry, y = step(tuple(carry), tuple(x_t for _, x_t in popped))
         written = (ta.write(index, v) for ta, v in zip(outs, y, strict=True))
-        return (t + 1, *carry, *written)
+        return (t + 1, *carry, *(lst for lst, _ in popped), *written)
 
     try:
         state = tf.while_loop(
             lambda t, *_: t < length,
             body,
-            (tf.constant(0), *init, *outputs),
+            (tf.constant(0), *init, *inputs, *outputs),
         )  # (no maximum_iterations: it adds a second counter and test per step; t < length bounds it)
     except (TypeError, ValueError) as error:
         if n:
             raise
         raise _forward_mode_error("map", error) from error
-    return tuple(state[1 : n + 1]), tuple(ta.stack() for ta in state[n + 1 :])
+    return tuple(state[1 : n + 1]), tuple(ta.stack() for ta in state[n + m + 1 :])
+
+
+def _popping_list(x: Any, length: int, reverse: bool) -> Any:
+    """The ``length`` slices of ``x`` along axis 0 as a TensorList, the first step's last.
+
+    The loop pops one slice per step (:func:`_pop`) rather than reading slice ``t`` of a list
+    that every step shares: the gradient of a pop pushes the slice's cotangent (one step, one
+    slice), while the gradient of a read builds a list of every slice's cotangent, zeros but
+    one, added up over the steps (an LSTM's input projection on TensorFlow: T lists of T slices).
+    """
+    if reverse:
+        return tf.raw_ops.TensorListFromTensor(tensor=x, element_shape=_element_shape(x))
+    # slice j at position length - 1 - j: the reversal in the one copy (its gradient: one gather)
+    return tf.raw_ops.TensorListScatterV2(
+        tensor=x,
+        indices=tf.range(length - 1, -1, -1),
+        element_shape=_element_shape(x),
+        num_elements=length,
+    )
+
+
+def _pop(handle: Any, x: Any) -> tuple[Any, Any]:
+    """(the list without its last slice, that slice) of a :func:`_popping_list` of ``x``."""
+    rest, x_t = tf.raw_ops.TensorListPopBack(
+        input_handle=handle, element_shape=_element_shape(x), element_dtype=x.dtype
+    )
+    return rest, x_t  # (of the static shape x.shape[1:]: the element_shape given)
+
+
+def _element_shape(x: Any) -> Any:
+    """The static shape of ``x``'s slices as the TensorList ops take it (-1: a dimension or the
+    rank not known)."""
+    if x.shape.rank is None:
+        return tf.constant(-1, tf.int32)
+    return tf.constant([-1 if d is None else d for d in x.shape[1:]], tf.int32)
 
 
 def _y_specs(step: Callable, init: tuple, xs: tuple) -> list[tuple[Any, Any]]:

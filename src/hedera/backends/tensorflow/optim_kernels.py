@@ -1,18 +1,26 @@
 """The fused optimizer kernel of :mod:`hedera.nn_ops` on TensorFlow: Adam/AdamW in fewer ops.
 
 ``fused_adam`` runs hedera's Adam update of every parameter (the formula of
-:class:`hedera.optim.ScaleByAdam`, ``eps`` added to ``sqrt(v_hat)``, torch.optim's) with the bias
-corrections folded into scalars computed once per call, as torch.optim writes it: ``p - (lr / c1) *
-(m / (sqrt(v) / sqrt(c2) + eps))`` (no division by ``lr``, which a warm-up schedule starts at 0), 13
-elementwise ops per parameter where the stages make 14 (plus their scalar ops per leaf), so the
-rounding differs from the stages' in the last bits (as torch's fused kernels' do). In a trace (the
-user's ``tf.function``, ``hd.jit``) the ops go into the caller's graph; eagerly they run as one
-``tf.function`` call. It applies to float32/float64 tensors of one dtype with fully known shapes;
-where a gradient tape or forward accumulator could record (the update differentiated, ``hd.grad``
-over it) it returns None and the stages run. Measured (benchmarks/optimizer_step.py): one XLA
-cluster per parameter list (a nested ``tf.function(jit_compile=True)``) was slower than the stages
-for the smaller models on CPU, so it is not used. TensorFlow's ``ResourceApplyAdam`` is not used
-either: it adds ``eps`` to ``sqrt(v)`` before the bias correction (Keras' placement).
+:class:`hedera.optim.ScaleByAdam`, ``eps`` added to ``sqrt(v_hat)``, torch.optim's) in the form of
+TensorFlow's ``ResourceApplyAdam`` kernel, with ``eps`` scaled by ``sqrt(1 - b2**t)`` so that it
+lands where torch.optim adds it: ``m += (g - m) * (1 - b1)``, ``v += (g**2 - v) * (1 - b2)``,
+``p -= (m * alpha) / (sqrt(v) + eps * sqrt(1 - b2**t))`` with ``alpha = lr * sqrt(1 - b2**t) /
+(1 - b1**t)`` (no division by ``lr``, which a warm-up schedule starts at 0). The rounding differs
+from the stages' in the last bits (as torch's fused kernels' do).
+
+* Inside the trace of ``hd.jit(..., donate_argnums=...)``, where the parameters and the moments
+  are the reads of their donated variables (:func:`hedera.backends.tensorflow.autodiff.variable_read`):
+  ``ResourceApplyAdam`` itself, in place, one kernel (one pass over four arrays) per parameter
+  (Adam without weight decay or AMSGrad). The function then assigns nothing to those variables.
+* Elsewhere (eagerly as one ``tf.function`` call, in a ``tf.function``, ``hd.jit`` without
+  donation, with weight decay or AMSGrad): the same formula in 12 elementwise ops per parameter,
+  equal to the kernel bit for bit (``step`` equals ``update``, donated or not).
+
+It applies to float32/float64 tensors of one dtype with fully known shapes; where a gradient tape
+or forward accumulator could record (the update differentiated, ``hd.grad`` over it) it returns
+None and the stages run. Measured (benchmarks/optimizer_step.py): one XLA cluster per parameter
+list (a nested ``tf.function(jit_compile=True)``) was slower than the stages for the smaller models
+on CPU, so it is not used.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from functools import lru_cache
 import tensorflow as tf
 
 from ._private import could_possibly_record
+from .autodiff import updated_in_place, variable_read
 
 #: float32 and float64 only: XLA computes float16/bfloat16 elementwise ops in float32 on some
 #: devices, which would differ from the stages (computed in the parameters' dtype) by more than a bit
@@ -52,43 +61,78 @@ def _applies(lists) -> bool:
     return True
 
 
-def _correction(count, beta: float):
-    """``1 - beta**count`` as the stages compute it, ``1 - exp(count * log(beta))``, in count's dtype."""
-    return 1.0 - tf.exp(count * math.log(beta))
+def _powers(count, b1: float, b2: float, dtype):
+    """``(beta1**t, beta2**t)`` in ``dtype`` for the step ``t = count``, as the stages compute
+    them (``exp(t * log(beta))``; 0 for a beta of 0)."""
+    t = tf.cast(count, dtype)
+    zero = tf.zeros((), dtype)
+    return (
+        tf.exp(t * math.log(b1)) if b1 > 0 else zero,
+        tf.exp(t * math.log(b2)) if b2 > 0 else zero,
+    )
 
 
 @lru_cache(maxsize=64)
 def _adam_kernel(b1: float, b2: float, eps: float, weight_decay: float, decoupled: bool, amsgrad: bool):
     """``(update, tf.function(update))`` for these hyper-parameters (the arrays, ``lr`` and ``count``
-    are arguments): 13 elementwise ops per parameter (Adam without weight decay or AMSGrad)."""
+    are arguments): TensorFlow's ``ResourceApplyAdam`` formula written in ops, 12 elementwise ops
+    per parameter (Adam without weight decay or AMSGrad), equal to that kernel bit for bit."""
 
     def update(params, grads, mu, nu, nu_max, count, lr):
-        t = tf.cast(count, params[0].dtype)
-        # lr * m_hat / (sqrt(v_hat) + eps) = (lr / c1) * (m / (sqrt(v) / sqrt(c2) + eps)), as
-        # torch.optim writes it; no division by lr (a warm-up schedule's lr is 0 at first)
-        c1 = _correction(t, b1) if b1 > 0 else 1.0
-        step_size = lr / c1
-        root_scale = tf.math.rsqrt(_correction(t, b2)) if b2 > 0 else None
+        dtype = params[0].dtype
+        alpha, scaled_eps, one_minus_b1, one_minus_b2 = _apply_adam_scalars(count, lr, b1, b2, eps, dtype)
         decay = 1.0 - lr * weight_decay if decoupled and weight_decay else None
         out_p, out_mu, out_nu, out_max = [], [], [], []
         for i, (p, g, m, v) in enumerate(zip(params, grads, mu, nu, strict=True)):
             if weight_decay and not decoupled:
                 g = g + weight_decay * p
-            m = b1 * m + (1.0 - b1) * g
-            v = b2 * v + g * ((1.0 - b2) * g)
+            m = m + (g - m) * one_minus_b1
+            v = v + (tf.square(g) - v) * one_minus_b2
             second = v
             if amsgrad:
                 second = tf.maximum(nu_max[i], v)
                 out_max.append(second)
             if decay is not None:
                 p = p * decay
-            root = tf.sqrt(second) if root_scale is None else tf.sqrt(second) * root_scale
-            out_p.append(p - step_size * (m / (root + eps)))
+            out_p.append(p - (m * alpha) / (tf.sqrt(second) + scaled_eps))
             out_mu.append(m)
             out_nu.append(v)
         return out_p, out_mu, out_nu, out_max
 
     return update, tf.function(update, autograph=False, reduce_retracing=True)
+
+
+def _apply_adam_scalars(count, lr, b1: float, b2: float, eps: float, dtype):
+    """The scalars of ``ResourceApplyAdam``'s formula, computed once per call in ``dtype``:
+    ``alpha = lr * sqrt(1 - b2**t) / (1 - b1**t)``, ``eps * sqrt(1 - b2**t)`` (``eps`` scaled so
+    that it is added to ``sqrt(v_hat)``, torch.optim's placement), ``1 - b1`` and ``1 - b2``.
+    No division by ``lr`` (a warm-up schedule's is 0 at first)."""
+    b1_power, b2_power = _powers(count, b1, b2, dtype)
+    root = tf.sqrt(1.0 - b2_power)
+    alpha = lr * root / (1.0 - b1_power)
+    return alpha, eps * root, 1.0 - tf.constant(b1, dtype), 1.0 - tf.constant(b2, dtype)
+
+
+def _in_place_adam(params, grads, mu, nu, count, lr, b1, b2, eps):
+    """Adam applied in place to the donated variables that ``params``, ``mu`` and ``nu`` were read
+    from (``ResourceApplyAdam``, one kernel per parameter: one pass over its four arrays), inside
+    the trace of ``hd.jit(..., donate_argnums=...)``; the variables' new values, or None where the
+    arrays are not reads of distinct donated variables."""
+    variables = [variable_read(x) for x in (*params, *mu, *nu)]
+    if any(v is None for v in variables) or len({id(v) for v in variables}) != len(variables):
+        return None
+    n = len(params)
+    dtype = params[0].dtype
+    b1_power, b2_power = _powers(count, b1, b2, dtype)
+    scaled_eps = eps * tf.sqrt(1.0 - b2_power)
+    beta1, beta2 = tf.constant(b1, dtype), tf.constant(b2, dtype)
+    for p, m, v, g in zip(variables[:n], variables[n : 2 * n], variables[2 * n :], grads, strict=True):
+        tf.raw_ops.ResourceApplyAdam(
+            var=p.handle, m=m.handle, v=v.handle, beta1_power=b1_power, beta2_power=b2_power,
+            lr=lr, beta1=beta1, beta2=beta2, epsilon=scaled_eps, grad=g,
+        )  # fmt: skip
+    values = [updated_in_place(v) for v in variables]
+    return values[:n], values[n : 2 * n], values[2 * n :], None
 
 
 def fused_adam(
@@ -103,6 +147,12 @@ def fused_adam(
             return None
     else:
         lr = tf.constant(float(lr), dtype)  # an argument, not a constant of the trace: no retracing
+    if nu_max is None and not weight_decay and tf.inside_function():
+        done = _in_place_adam(
+            list(params), list(grads), list(mu), list(nu), count, lr, float(b1), float(b2), float(eps)
+        )
+        if done is not None:
+            return done
     body, function = _adam_kernel(
         float(b1), float(b2), float(eps), float(weight_decay), bool(decoupled), nu_max is not None
     )
