@@ -466,13 +466,21 @@ def _check_scatter_nd(values: dict[str, Any]) -> None:
 
 
 def _check_einsum(values: dict[str, Any]) -> None:
+    """One term of ``subscripts`` per operand, as many labels as its dimensions (a Python scalar
+    operand is a 0-d array by then: ``_dispatch.miss_operands``), one size per label, and
+    output labels that some input names."""
     subscripts, operands = values.get("subscripts"), values.get("operands")
-    if not isinstance(subscripts, str) or "." in subscripts or not isinstance(operands, (list, tuple)):
+    if not isinstance(subscripts, str) or not isinstance(operands, (list, tuple)):
         return
     spec = subscripts.replace(" ", "")
     inputs, _, output = spec.partition("->")
     terms = inputs.split(",")
-    if len(terms) != len(operands) or not all(_is_array(o) for o in operands):
+    if len(terms) != len(operands):
+        raise errors.InvalidArgumentError(
+            f"einsum: subscripts {subscripts!r} name {len(terms)} operand{'s' * (len(terms) != 1)}, "
+            f"got {len(operands)}"
+        )
+    if "." in subscripts or not all(_is_array(o) for o in operands):
         return
     sizes: dict[str, int] = {}
     for i, (term, op) in enumerate(zip(terms, operands, strict=True)):

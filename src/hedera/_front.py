@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._argkinds import check_argument as _check_argument
 from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
+from ._dispatch import miss_operands as _miss_operands
 from ._dispatch import named_function as _named_function
 from ._error_path import diagnose as _diagnose
 from ._front_rows import front as _front
@@ -2608,16 +2609,18 @@ _einsum_by_type: dict = {}
 
 
 @_front(_einsum_by_type, 'einsum')
-def einsum(subscripts, /, *operands: Array) -> Array:
+def einsum(subscripts: str, /, *operands: Array) -> Array:
+    if subscripts.__class__ is not str:
+        subscripts = _check_argument('einsum', 'subscripts', subscripts)
     try:
         t = type(operands[0])
         f = _einsum_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
+        f, operands = _miss_operands(_einsum_by_type, 'einsum', operands, 'operands')
     else:
         for a in operands:
             if type(a) is not t:
-                f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
+                f, operands = _miss_operands(_einsum_by_type, 'einsum', operands, 'operands')
                 break
     try:
         return f(subscripts, *operands)

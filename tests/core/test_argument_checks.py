@@ -63,6 +63,21 @@ BAD = [
 ]
 
 
+@pytest.mark.parametrize("bad", [b"i,i->", 3, None, ["i,i->"]], ids=["bytes", "int", "None", "list"])
+def test_einsum_subscripts_must_be_a_str(backend, bad):
+    """NumPy and torch took bytes subscripts, JAX and TensorFlow refused them with a TypeError of
+    their own (and an int or None with a TypeError or an AttributeError): a str, up front (the
+    fast test of the kind ``str``: an exact str)."""
+    x = _x(backend, (3,))
+    messages = set()
+    for front in _fronts("einsum"):
+        with pytest.raises(hd.ArgumentTypeError) as raised:
+            front(bad, x, x)
+        messages.add(str(raised.value))
+        assert float(front(type("Subscripts", (str,), {})("i,i->"), x, x)) == 5.0  # a str subclass is a str
+    assert messages == {f"einsum: subscripts must be a str, got {type(bad).__name__} {bad!r}"}
+
+
 @pytest.mark.parametrize(
     ("name", "args", "kwargs", "error", "words"), BAD, ids=[f"{b[0]}-{b[2] or b[1]}" for b in BAD]
 )

@@ -216,6 +216,31 @@ SHAPE_CASES = [
 ]
 
 
+# einsum's subscripts that do not fit its operands, beyond the shapes above (name, call, error, words);
+# a Python scalar operand is a 0-d one
+EINSUM_CASES = [
+    ("einsum scalar", lambda b: hd.einsum("i,i", _ones(b, 2), 1.0), hd.ShapeError,
+     "einsum: operand 1 has 0 dimensions, but 'i' names 1"),
+    ("einsum scalar first", lambda b: hd.einsum("i,i", 2, _ones(b, 2)), hd.ShapeError,
+     "einsum: operand 0 has 0 dimensions, but 'i' names 1"),
+    ("einsum fewer operands", lambda b: hd.einsum("i,i", _ones(b, 2)), hd.InvalidArgumentError,
+     "einsum: subscripts 'i,i' name 2 operands, got 1"),
+    ("einsum more operands", lambda b: hd.einsum("i", _ones(b, 2), _ones(b, 2)), hd.InvalidArgumentError,
+     "einsum: subscripts 'i' name 1 operand, got 2"),
+    ("einsum more with ellipsis", lambda b: hd.einsum("...i", _ones(b, 2), 1.0), hd.InvalidArgumentError,
+     "einsum: subscripts '...i' name 1 operand, got 2"),
+    ("einsum None operand", lambda b: hd.einsum("i,", _ones(b, 2), None), hd.NotAnArrayError,
+     "einsum: operands[1] must be an array or a Python scalar, got None"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"), [c[1:] for c in EINSUM_CASES], ids=[c[0] for c in EINSUM_CASES]
+)
+def test_einsum_subscripts_that_do_not_fit_the_operands(backend, call, error, words):
+    assert words in str(raises_exactly(error, call, backend))
+
+
 @pytest.mark.parametrize(("call", "words"), [c[1:] for c in SHAPE_CASES], ids=[c[0] for c in SHAPE_CASES])
 def test_wrong_shapes(backend, call, words):
     err = raises_exactly(hd.ShapeError, call, backend)
@@ -451,7 +476,7 @@ def test_every_error_case_covers_a_real_function():
     """The tables above name functions of the API table (guards against typos going untested)."""
     for qualname, _, _ in AXIS_CASES:
         assert qualname in BY_QUALNAME
-    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES + OVERFLOW_CASES:
+    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES + OVERFLOW_CASES + EINSUM_CASES:
         assert name.split()[0] in BY_QUALNAME or name.split()[0] == "at", name
     for qualname in BINARY_ELEMENTWISE:
         assert qualname in BY_QUALNAME
