@@ -153,6 +153,7 @@ ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
     "tensordot.axes": "contraction",
     "linalg.tensordot.axes": "contraction",
     "einsum.subscripts": "str",
+    **{f"{f}.{p}": "number" for f in ("isclose", "allclose") for p in ("rtol", "atol")},
     "reshape.shape": "newshape",
     "fft.fftfreq.n": "size",
     "fft.rfftfreq.n": "size",

@@ -2550,6 +2550,10 @@ _allclose_by_type: dict = {}
 
 @_front(_allclose_by_type, 'allclose')
 def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if rtol.__class__ is not int and rtol.__class__ is not float and rtol.__class__ is not complex and rtol.__class__ is not bool:
+        rtol = _check_argument('allclose', 'rtol', rtol)
+    if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
+        atol = _check_argument('allclose', 'atol', atol)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2660,6 +2664,10 @@ _isclose_by_type: dict = {}
 
 @_front(_isclose_by_type, 'isclose')
 def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Array:
+    if rtol.__class__ is not int and rtol.__class__ is not float and rtol.__class__ is not complex and rtol.__class__ is not bool:
+        rtol = _check_argument('isclose', 'rtol', rtol)
+    if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
+        atol = _check_argument('isclose', 'atol', atol)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
