@@ -154,6 +154,8 @@ ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
     "linalg.tensordot.axes": "contraction",
     "einsum.subscripts": "str",
     **{f"{f}.{p}": "number" for f in ("isclose", "allclose") for p in ("rtol", "atol")},
+    "linspace.stop": "number",  # (arange's may be None)
+    "diff.n": "count",  # (fft's n may be None)
     "reshape.shape": "newshape",
     "fft.fftfreq.n": "size",
     "fft.rfftfreq.n": "size",

@@ -398,6 +398,11 @@ def _check_gather_nd(qualname: str, values: dict[str, Any]) -> None:
     if not (_is_array(x) and _is_array(indices)):
         return
     si, batch = _shape(indices), values.get("batch_dims", 0)
+    if not si:
+        raise errors.ShapeError(
+            "gather_nd: indices must have at least one dimension (its last holds the index tuples), "
+            "got a 0-d array"
+        )
     if si and isinstance(si[-1], int) and isinstance(batch, int) and si[-1] > len(x.shape) - batch:
         raise errors.ShapeError(
             f"gather_nd: indices (shape {si}) index {si[-1]} axes, but x (shape {_shape(x)}) has "

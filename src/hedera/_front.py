@@ -182,7 +182,7 @@ _linspace_by_backend: dict = {}
 def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
     if start.__class__ is not int and start.__class__ is not float and start.__class__ is not complex and start.__class__ is not bool:
         start = _check_argument('linspace', 'start', start)
-    if stop is not None and stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
+    if stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
         stop = _check_argument('linspace', 'stop', stop)
     if (num.__class__ is not int or num < 0):
         num = _check_argument('linspace', 'num', num)
@@ -2523,7 +2523,7 @@ _diff_by_type: dict = {}
 def diff(x: Array, /, *, axis: int = -1, n=1, prepend: Array = None, append: Array = None) -> Array:
     if axis.__class__ is not int:
         axis = _check_argument('diff', 'axis', axis)
-    if n is not None and (n.__class__ is not int or n < 0):
+    if (n.__class__ is not int or n < 0):
         n = _check_argument('diff', 'n', n)
     t = type(x)
     t1 = type(prepend)

@@ -200,6 +200,7 @@ SHAPE_CASES = [
     ("vecdot", lambda b: hd.vecdot(_ones(b, 2, 3), _ones(b, 2, 4)), "x1"),
     ("searchsorted", lambda b: hd.searchsorted(_ones(b, 2, 3), _ones(b, 3)), "x1"),
     ("gather_nd", lambda b: hd.gather_nd(_ones(b, 3), array(b, [[0, 0]])), "indices"),
+    ("gather_nd 0-d", lambda b: hd.gather_nd(_ones(b, 3), array(b, 0)), "indices must have at least one"),
     ("scatter_nd", lambda b: hd.scatter_nd(array(b, [[0]]), _ones(b, 2), (3,)), "updates"),
     ("einsum", lambda b: hd.einsum("ij,jk->ik", _ones(b, 2, 3), _ones(b, 4, 2)), "'j'"),
     ("einsum rank", lambda b: hd.einsum("ijk->i", _ones(b, 2, 3)), "operand 0"),
