@@ -114,7 +114,7 @@ PARAMETERS: dict[str, tuple[str | None, str, str]] = {
 #: (an int or a tuple of ints), ``shape`` (the same, as sizes), ``count`` (an int >= 0), ``size``
 #: (an int >= 1), ``sections`` (a size or a sequence of ints), ``widths`` (an int >= 0 or nested
 #: sequences of them: ``pad``'s widths, ``tensordot``'s axes), ``repeats`` (a count or an integer
-#: array), ``number`` (an int or a float);
+#: array), ``number`` (an int or a float), ``str`` (a str: not bytes);
 #: a trailing ``?`` allows None; a tuple is the option strings the parameter takes.
 #: ``hedera._diagnose`` checks a failed call's arguments against their kinds (a wrong kind:
 #: ``ArgumentTypeError``; a wrong value: ``InvalidArgumentError``), and the bad-input sweep
@@ -152,6 +152,10 @@ ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
     "linalg.matrix_power.n": "int",
     "tensordot.axes": "contraction",
     "linalg.tensordot.axes": "contraction",
+    "einsum.subscripts": "str",
+    **{f"{f}.{p}": "number" for f in ("isclose", "allclose") for p in ("rtol", "atol")},
+    "linspace.stop": "number",  # (arange's may be None)
+    "diff.n": "count",  # (fft's n may be None)
     "reshape.shape": "newshape",
     "fft.fftfreq.n": "size",
     "fft.rfftfreq.n": "size",
@@ -456,7 +460,7 @@ core | extra | cumprod(x, /, *, axis: int | None = None, dtype=None, include_ini
     Alias of cumulative_prod.
 core | extra | cumsum(x, /, *, axis: int | None = None, dtype=None, include_initial=False) -> array | x | numeric | cumulative | ext
     Alias of cumulative_sum.
-core | extra | einsum(subscripts, /, *operands) -> array | *operands | - | - | ext
+core | extra | einsum(subscripts: str, /, *operands) -> array | *operands | - | - | ext
     Einstein summation of the operands, in NumPy's subscript notation.
 core | extra | gather_nd(x, indices, /, *, batch_dims=0) -> array | x, indices | - | - | ext
     Slices of x gathered at multi-indices, as tf.gather_nd.

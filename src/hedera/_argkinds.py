@@ -3,14 +3,15 @@
 Most bad input is diagnosed after the framework fails (``hedera/_diagnose.py``), which costs the
 success path nothing. But the frameworks accept some wrong kinds *silently*: jax and TensorFlow
 take ``axis=True`` as axis 1, numpy's ``tril`` a float ``k``, jax a float ``repeats``, TF an
-array where a creation shape goes. So every front checks the arguments whose kind
-(:func:`hedera._api.argument_kind`: ``axes``, ``shape``, ``count``, ``number``, ...) is one of
+array where a creation shape goes, numpy and torch bytes as einsum's subscripts. So every front
+checks the arguments whose kind (:func:`hedera._api.argument_kind`: ``axes``, ``shape``,
+``count``, ``number``, ...) is one of
 :data:`ARGUMENT_KINDS` before it calls the backend, in two steps:
 
 * a *fast test* of the common case, a few pointer comparisons (an exact ``int``, ``None`` where
   allowed, a ``tuple`` of exact ints, an exact ``int``/``float``/``complex``/``bool`` for
   numbers, a ``tuple`` or ``list`` of exact ints as split points or each of tensordot's pair of
-  axes), run by the
+  axes, an exact ``str`` for einsum's subscripts), run by the
   C front (``hedera/_fastfront.c``: ``check_arguments``) and, as the same test written in Python,
   by the generated Python front (``tools/gen_front.py``: :func:`python_guard`);
 * only where it fails, :func:`check_argument`, which accepts the legitimate others (a NumPy
@@ -46,6 +47,7 @@ __all__ = [
     "FAST_NONE",
     "FAST_SECTIONS",
     "FAST_CONTRACTION",
+    "FAST_STR",
     "ArgumentKind",
     "check_argument",
     "front_checks",
@@ -58,9 +60,10 @@ __all__ = [
 #: them; an exact int, float, complex or bool; none (always the slow check); an exact int (>= the
 #: minimum) or a tuple or list of exact ints of any value (split points); an exact int (>= the
 #: minimum) or a tuple or list of two items, each an exact int or a tuple or list of exact ints
-#: of any value (tensordot's pair of axes)
+#: of any value (tensordot's pair of axes); an exact str (einsum's subscripts: NumPy and torch
+#: take bytes too, which JAX and TensorFlow refuse)
 FAST_INT, FAST_INTS, FAST_INT_SEQUENCE, FAST_NUMBER, FAST_NONE = 0, 1, 2, 3, 4
-FAST_SECTIONS, FAST_CONTRACTION = 5, 6
+FAST_SECTIONS, FAST_CONTRACTION, FAST_STR = 5, 6, 7
 
 
 #: type -> whether it is an integer type other than bool (``numbers.Integral``: ``int``, NumPy's
@@ -148,6 +151,10 @@ def _is_repeats(v: Any) -> bool:
     return _is_int(v) or is_array(v)
 
 
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
 @dataclass(frozen=True)
 class ArgumentKind:
     """What an argument kind accepts.
@@ -188,6 +195,7 @@ ARGUMENT_KINDS: dict[str, ArgumentKind] = {
     ),
     "repeats": ArgumentKind(FAST_INT, 0, "an int >= 0 or an integer array", _is_repeats),
     "number": ArgumentKind(FAST_NUMBER, None, "a number", _is_number),
+    "str": ArgumentKind(FAST_STR, None, "a str", _is_str),
 }
 
 #: the elements the minimum applies to, where not the value itself or its elements
@@ -346,7 +354,9 @@ def python_guard(name: str, fast: int, none_ok: bool, minimum: int | None) -> st
     """The generated Python front's fast test of a checked parameter, as an expression that is
     true where :func:`check_argument` must decide: the C front's test, for exact ints and
     numbers alone (a tuple or list takes the call, whose first test is the C front's)."""
-    if fast == FAST_NUMBER:
+    if fast == FAST_STR:
+        test = f"{name}.__class__ is not str"
+    elif fast == FAST_NUMBER:
         test = " and ".join(f"{name}.__class__ is not {t}" for t in ("int", "float", "complex", "bool"))
     elif fast == FAST_NONE:
         test = "True"
@@ -378,6 +388,7 @@ def markdown_table() -> str:
         FAST_SECTIONS: "an exact `int` (at least the minimum), a `tuple` or `list` of exact ints",
         FAST_CONTRACTION: "an exact `int` (at least the minimum), a pair of exact ints or "
         "`tuple`s or `list`s of exact ints",
+        FAST_STR: "an exact `str`",
     }
     for kind, rule in ARGUMENT_KINDS.items():
         names = by_kind.get(kind, [])

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _dispatch, errors
-from ._api import BY_QUALNAME, FUNCTIONS, argument_kind, with_shape
+from ._api import BY_QUALNAME, FUNCTIONS, Param, argument_kind, with_shape
 from ._argkinds import check_value
 from ._dispatch import backend_name_of_type, is_array
 from .dtypes import as_hedera_dtype, isdtype
@@ -23,6 +23,7 @@ from .dtypes import as_hedera_dtype, isdtype
 # the tables below are columns of the API table (hedera/_api.py): dtype kinds and shape classes
 _AXIS_PARAMS = ("axis", "axes", "source", "destination")  # axes of the first array argument
 _AXIS_ONE_PAST = with_shape("axis+1")  # expand_dims/stack may name one past the end
+_AXIS_OF_EACH = ("vecdot", "linalg.vecdot", "linalg.cross")  # axis indexes x1 and x2 alike
 
 # dtype kinds a function accepts, where the standard restricts them (consulted only once the backend
 # has failed: a framework that computes on other dtypes, as NumPy's sin on integers, still does)
@@ -101,6 +102,26 @@ def _plain_int(v: Any) -> Any:
     return int(v) if integral and not getattr(v, "shape", ()) else v
 
 
+def _check_required_arrays(qualname: str, values: dict[str, Any]) -> None:
+    """None where an array is required (``hd.add(x, None)``): dispatch lets None follow the
+    arrays, for the array parameters that default to None (``clip``'s bounds), so the frameworks
+    met it, and raised TypeError, AttributeError or ValueError of their own."""
+    fn = BY_QUALNAME.get(qualname)
+    if fn is None:
+        return
+    for p in fn.signature:
+        if (
+            isinstance(p, Param)
+            and p.bare in fn.array_params
+            and p.default is None
+            and not p.name.startswith("*")
+        ):
+            if p.bare in values and values[p.bare] is None:
+                raise errors.NotAnArrayError(
+                    f"{qualname}: {p.bare} must be an array or a Python scalar, got None"
+                )
+
+
 def _check_axes(qualname: str, values: dict[str, Any]) -> None:
     x = next((v for v in values.values() if _is_array(v)), None)
     if x is None and isinstance(values.get("arrays"), (list, tuple)) and values["arrays"]:
@@ -128,6 +149,22 @@ def _check_axes(qualname: str, values: dict[str, Any]) -> None:
         ints = [a % max(ndim, 1) for a in axes if isinstance(a, int) and not isinstance(a, bool)]
         if len(set(ints)) < len(ints):
             raise errors.InvalidAxisError(f"{qualname}: {param}={value!r} repeats an axis")
+    if qualname in _AXIS_OF_EACH:
+        _check_axis_of_each(qualname, values)
+
+
+def _check_axis_of_each(qualname: str, values: dict[str, Any]) -> None:
+    """vecdot's and cross's axis indexes x2 as it does x1 (the check above sees x1 alone)."""
+    axis = values.get("axis", -1)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        return
+    for name in ("x1", "x2"):
+        v = values.get(name)
+        if _is_array(v) and not -len(v.shape) <= axis < max(len(v.shape), 1):
+            raise errors.InvalidAxisError(
+                f"{qualname}: axis={axis} is out of range for {name} of shape {_shape(v)}; expected an "
+                f"integer in [{-len(v.shape)}, {max(len(v.shape), 1) - 1}]"
+            )
 
 
 def _check_tensordot_axes(qualname: str, values: dict[str, Any]) -> None:
@@ -336,6 +373,8 @@ def _check_searchsorted(qualname: str, values: dict[str, Any]) -> None:
 def _check_cross(qualname: str, values: dict[str, Any]) -> None:
     if not (_is_array(values.get("x1")) and _is_array(values.get("x2"))):
         return
+    # the whole shapes broadcast (as JAX's and TensorFlow's own checks say first)
+    _raise_unless_broadcast(qualname, {"x1": _shape(values["x1"]), "x2": _shape(values["x2"])})
     axis = values.get("axis", -1)
     for name in ("x1", "x2"):
         s = _shape(values[name])
@@ -359,6 +398,11 @@ def _check_gather_nd(qualname: str, values: dict[str, Any]) -> None:
     if not (_is_array(x) and _is_array(indices)):
         return
     si, batch = _shape(indices), values.get("batch_dims", 0)
+    if not si:
+        raise errors.ShapeError(
+            "gather_nd: indices must have at least one dimension (its last holds the index tuples), "
+            "got a 0-d array"
+        )
     if si and isinstance(si[-1], int) and isinstance(batch, int) and si[-1] > len(x.shape) - batch:
         raise errors.ShapeError(
             f"gather_nd: indices (shape {si}) index {si[-1]} axes, but x (shape {_shape(x)}) has "
@@ -453,9 +497,21 @@ def _check_reshape(values: dict[str, Any]) -> None:
 
 def _check_scatter_nd(values: dict[str, Any]) -> None:
     indices, updates, shape = values.get("indices"), values.get("updates"), values.get("shape")
-    if not (_is_array(indices) and _is_array(updates)) or not isinstance(shape, (tuple, list)):
+    if not _is_array(indices) or not isinstance(shape, (tuple, list)):
         return
-    si, su = _shape(indices), _shape(updates)
+    si = _shape(indices)
+    if not si:
+        raise errors.ShapeError(
+            "scatter_nd: indices must have at least one dimension (its last holds the index tuples), "
+            "got a 0-d array"
+        )
+    if si[-1] is not None and si[-1] > len(shape):
+        raise errors.ShapeError(
+            f"scatter_nd: indices (shape {si}) index {si[-1]} axes, but shape {tuple(shape)} has {len(shape)}"
+        )
+    if not _is_array(updates):
+        return
+    su = _shape(updates)
     if si and si[-1] is not None and None not in si[:-1]:
         expected = si[:-1] + tuple(shape[si[-1] :])
         if su != expected:
@@ -466,13 +522,21 @@ def _check_scatter_nd(values: dict[str, Any]) -> None:
 
 
 def _check_einsum(values: dict[str, Any]) -> None:
+    """One term of ``subscripts`` per operand, as many labels as its dimensions (a Python scalar
+    operand is a 0-d array by then: ``_dispatch.miss_operands``), one size per label, and
+    output labels that some input names."""
     subscripts, operands = values.get("subscripts"), values.get("operands")
-    if not isinstance(subscripts, str) or "." in subscripts or not isinstance(operands, (list, tuple)):
+    if not isinstance(subscripts, str) or not isinstance(operands, (list, tuple)):
         return
     spec = subscripts.replace(" ", "")
     inputs, _, output = spec.partition("->")
     terms = inputs.split(",")
-    if len(terms) != len(operands) or not all(_is_array(o) for o in operands):
+    if len(terms) != len(operands):
+        raise errors.InvalidArgumentError(
+            f"einsum: subscripts {subscripts!r} name {len(terms)} operand{'s' * (len(terms) != 1)}, "
+            f"got {len(operands)}"
+        )
+    if "." in subscripts or not all(_is_array(o) for o in operands):
         return
     sizes: dict[str, int] = {}
     for i, (term, op) in enumerate(zip(terms, operands, strict=True)):
@@ -582,9 +646,21 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
                 _check_kinds(qualname, values)
             except errors.ArgumentTypeError as found:
                 raise found from exc
+        if qualname in _AXIS_OF_EACH:
+            # or an axis out of range, or shapes that do not broadcast, which the backends' own
+            # checks of vecdot and cross do not all see first (TensorFlow's vecdot checks sizes
+            # along the axis, NumPy's and torch's cross its size 3)
+            for check in (_check_axes, _check_shapes):
+                try:
+                    check(qualname, values)
+                except errors.HederaError as found:
+                    if type(found) is not type(exc):
+                        raise found from exc
+                    break
         _name_the_function(exc, qualname)
         return
     for check in (
+        _check_required_arrays,
         _check_kinds,
         _check_axes,
         _check_broadcast,

@@ -568,3 +568,37 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
         elif _is_one_typed_sequence(key, arrays):
             cache[key[1]] = target  # a sequence front's fast path looks up its elements' type
     return target
+
+
+def _is_python_scalar(v: Any) -> bool:
+    return isinstance(v, (int, float, complex)) and not hasattr(v, "dtype")  # (bool is an int)
+
+
+def miss_operands(cache: dict, qualname: str, operands: tuple[Any, ...], argname: str) -> tuple[Any, tuple]:
+    """:func:`miss` for a front whose variadic arrays may be Python scalars (einsum's operands,
+    which frameworks do not all take: torch and TensorFlow need tensors, and NumPy promotes
+    ``float32 x 2.0`` to float64): the backend function and the operands to call it with.
+
+    With a Python scalar among them, every operand is made of the dtype the standard's promotion
+    gives them all (``hd.result_type``: float32 for float32 arrays and 2.0; beyond the standard,
+    the backend's rule, as ``hd.multiply`` has it: int64 for a bool array and 2): each scalar a
+    0-d array of the arrays' backend and device, an array of another dtype cast to it. The slow
+    path only: a call of arrays of one type does not come here twice."""
+    f = miss(cache, qualname, (operands,), (argname,))
+    if not any(_is_python_scalar(o) or o is None for o in operands):
+        return f, operands
+    for i, o in enumerate(operands):
+        if o is None:
+            raise NotAnArrayError(f"{qualname}: {argname}[{i}] must be an array or a Python scalar, got None")
+    arrays = tuple(o for o in operands if not _is_python_scalar(o))
+    ns = resolve(qualname, (arrays,), (argname,))
+    dtype = ns.result_type(*operands)
+    device = ns.device(arrays[0])
+    return f, tuple(
+        ns.asarray(o, dtype=dtype, device=device)
+        if _is_python_scalar(o)
+        else o
+        if o.dtype == dtype
+        else ns.astype(o, dtype)
+        for o in operands
+    )

@@ -65,7 +65,8 @@
  * non-array arguments whose kind a framework may accept silently (a bool axis, a float k, an
  * array as a shape), each call first runs a fast test of the common values (an exact int, None
  * where allowed, a tuple of exact ints, an exact int/float/complex/bool number, split points and
- * tensordot's pair of axes as tuples or lists of exact ints: pointer compares), and
+ * tensordot's pair of axes as tuples or lists of exact ints, an exact str as einsum's subscripts:
+ * pointer compares), and
  * only where that fails calls check(name, value), which accepts the other legitimate values (a
  * NumPy integer scalar) or raises hedera's error. A front without checks pays one test per call.
  */
@@ -92,6 +93,7 @@
 #define FAST_SECTIONS 5     /* an exact int >= minimum, or a tuple or list of exact ints (any) */
 #define FAST_CONTRACTION 6  /* an exact int >= minimum, or a tuple or list of two items, each an
                              * exact int or a tuple or list of exact ints (any) */
+#define FAST_STR 7          /* an exact str (einsum's subscripts) */
 
 #define MAX_CHECKS 3   /* checked arguments of one front (the most in the API table: 3) */
 
@@ -806,10 +808,13 @@ static inline int
 fast_accepts(const ArgumentCheck *check, PyObject *value)
 {
     if (PyLong_CheckExact(value)) {
-        return !check->has_minimum || int_at_least(value, check->minimum);
+        return check->fast != FAST_STR && (!check->has_minimum || int_at_least(value, check->minimum));
     }
     if (value == Py_None) {
         return check->none_ok;
+    }
+    if (check->fast == FAST_STR) {
+        return PyUnicode_CheckExact(value);
     }
     if (check->fast == FAST_NUMBER) {
         return PyFloat_CheckExact(value) || value == Py_True || value == Py_False

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._argkinds import check_argument as _check_argument
 from ._dispatch import current_function as _current_function
 from ._dispatch import miss as _miss
+from ._dispatch import miss_operands as _miss_operands
 from ._dispatch import named_function as _named_function
 from ._error_path import diagnose as _diagnose
 from ._front_rows import front as _front
@@ -181,7 +182,7 @@ _linspace_by_backend: dict = {}
 def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, endpoint=True, backend: str | None = None) -> Array:
     if start.__class__ is not int and start.__class__ is not float and start.__class__ is not complex and start.__class__ is not bool:
         start = _check_argument('linspace', 'start', start)
-    if stop is not None and stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
+    if stop.__class__ is not int and stop.__class__ is not float and stop.__class__ is not complex and stop.__class__ is not bool:
         stop = _check_argument('linspace', 'stop', stop)
     if (num.__class__ is not int or num < 0):
         num = _check_argument('linspace', 'num', num)
@@ -2522,7 +2523,7 @@ _diff_by_type: dict = {}
 def diff(x: Array, /, *, axis: int = -1, n=1, prepend: Array = None, append: Array = None) -> Array:
     if axis.__class__ is not int:
         axis = _check_argument('diff', 'axis', axis)
-    if n is not None and (n.__class__ is not int or n < 0):
+    if (n.__class__ is not int or n < 0):
         n = _check_argument('diff', 'n', n)
     t = type(x)
     t1 = type(prepend)
@@ -2549,6 +2550,10 @@ _allclose_by_type: dict = {}
 
 @_front(_allclose_by_type, 'allclose')
 def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if rtol.__class__ is not int and rtol.__class__ is not float and rtol.__class__ is not complex and rtol.__class__ is not bool:
+        rtol = _check_argument('allclose', 'rtol', rtol)
+    if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
+        atol = _check_argument('allclose', 'atol', atol)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2608,16 +2613,18 @@ _einsum_by_type: dict = {}
 
 
 @_front(_einsum_by_type, 'einsum')
-def einsum(subscripts, /, *operands: Array) -> Array:
+def einsum(subscripts: str, /, *operands: Array) -> Array:
+    if subscripts.__class__ is not str:
+        subscripts = _check_argument('einsum', 'subscripts', subscripts)
     try:
         t = type(operands[0])
         f = _einsum_by_type[t]
     except (KeyError, IndexError, TypeError):
-        f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
+        f, operands = _miss_operands(_einsum_by_type, 'einsum', operands, 'operands')
     else:
         for a in operands:
             if type(a) is not t:
-                f = _miss(_einsum_by_type, 'einsum', (operands,), ('operands',))
+                f, operands = _miss_operands(_einsum_by_type, 'einsum', operands, 'operands')
                 break
     try:
         return f(subscripts, *operands)
@@ -2657,6 +2664,10 @@ _isclose_by_type: dict = {}
 
 @_front(_isclose_by_type, 'isclose')
 def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False) -> Array:
+    if rtol.__class__ is not int and rtol.__class__ is not float and rtol.__class__ is not complex and rtol.__class__ is not bool:
+        rtol = _check_argument('isclose', 'rtol', rtol)
+    if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
+        atol = _check_argument('isclose', 'atol', atol)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:

@@ -60,7 +60,24 @@ BAD = [
     ("linalg.tensordot", (), {"axes": (1, [True])}, hd.ArgumentTypeError, "got tuple (1, [True])"),
     ("fft.fft", (), {"n": True}, hd.ArgumentTypeError, "fft.fft: n must be an int >= 1 or None"),
     ("fft.fft", (), {"axis": None}, hd.ArgumentTypeError, "fft.fft: axis must be an int"),
+    ("diff", (), {"n": None}, hd.ArgumentTypeError, "diff: n must be an int >= 0, got NoneType None"),
+    ("isclose", (), {"rtol": "1e-5"}, hd.ArgumentTypeError, "isclose: rtol must be a number, got str"),
 ]
+
+
+@pytest.mark.parametrize("bad", [b"i,i->", 3, None, ["i,i->"]], ids=["bytes", "int", "None", "list"])
+def test_einsum_subscripts_must_be_a_str(backend, bad):
+    """NumPy and torch took bytes subscripts, JAX and TensorFlow refused them with a TypeError of
+    their own (and an int or None with a TypeError or an AttributeError): a str, up front (the
+    fast test of the kind ``str``: an exact str)."""
+    x = _x(backend, (3,))
+    messages = set()
+    for front in _fronts("einsum"):
+        with pytest.raises(hd.ArgumentTypeError) as raised:
+            front(bad, x, x)
+        messages.add(str(raised.value))
+        assert float(front(type("Subscripts", (str,), {})("i,i->"), x, x)) == 5.0  # a str subclass is a str
+    assert messages == {f"einsum: subscripts must be a str, got {type(bad).__name__} {bad!r}"}
 
 
 @pytest.mark.parametrize(
@@ -68,7 +85,7 @@ BAD = [
 )
 def test_refused_alike_by_both_fronts(backend, name, args, kwargs, error, words):
     x = _x(backend, (2, 3) if name != "linalg.tensordot" else (3, 3))
-    extra = (x,) if name == "linalg.tensordot" else ()
+    extra = (x,) if name in ("linalg.tensordot", "isclose") else ()
     messages = set()
     for front in _fronts(name):
         with pytest.raises(error) as raised:
@@ -95,6 +112,7 @@ BAD_CREATION = [
     ("eye", (True,), {}, hd.ArgumentTypeError, "eye: n_rows must be an int >= 0"),
     ("linspace", (0.0, 1.0, 2.5), {}, hd.ArgumentTypeError, "linspace: num must be an int >= 0"),
     ("arange", (5,), {"step": None}, hd.ArgumentTypeError, "arange: step must be a number"),
+    ("linspace", (0.0, None, 5), {}, hd.ArgumentTypeError, "linspace: stop must be a number, got NoneType"),
 ]
 
 

@@ -66,9 +66,32 @@ def test_python_scalars_take_the_arrays_backend(backend, scalar):
     np.testing.assert_allclose(hd.to_numpy(hd.add(scalar, x)), expected)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool", "complex64"])
+@pytest.mark.parametrize("scalar", [2, 2.5, True])
+def test_python_scalar_operands_of_einsum(backend, dtype, scalar):
+    """A Python scalar among einsum's operands is a 0-d operand of the arrays' backend, of the dtype
+    ``hd.result_type`` gives it with them, as ``hd.multiply``'s (float32 for float32 and 2.5: not
+    NumPy's float64; torch and TensorFlow took no scalar at all)."""
+    values = np.array([1, 2]).astype(dtype)
+    x = array(backend, values)
+    expected_dtype = hd.result_type(x, scalar)
+    for out in (
+        hd.einsum("i,->i", x, scalar),
+        hd.einsum(",i", scalar, x),
+        hd.einsum("i,,->", x, scalar, scalar),
+    ):
+        assert hd.backend_of(out) == backend
+        assert out.dtype == expected_dtype, (out.dtype, expected_dtype)
+    np.testing.assert_array_equal(hd.to_numpy(hd.einsum(",i", scalar, x)), values * scalar)
+    total = hd.to_numpy(hd.einsum("i,,->", x, scalar, scalar))
+    np.testing.assert_array_equal(total, np.asarray((values * scalar * scalar).sum()).astype(total.dtype))
+
+
 def test_scalars_alone_are_not_arrays(backend):
     with pytest.raises(hd.NotAnArrayError, match="add"):
         hd.add(1.0, 2.0)
+    with pytest.raises(hd.NotAnArrayError, match="einsum"):
+        hd.einsum(",", 1.0, 2.0)
 
 
 def test_sequences_of_arrays_dispatch_on_their_elements(backend):

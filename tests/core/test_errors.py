@@ -200,6 +200,7 @@ SHAPE_CASES = [
     ("vecdot", lambda b: hd.vecdot(_ones(b, 2, 3), _ones(b, 2, 4)), "x1"),
     ("searchsorted", lambda b: hd.searchsorted(_ones(b, 2, 3), _ones(b, 3)), "x1"),
     ("gather_nd", lambda b: hd.gather_nd(_ones(b, 3), array(b, [[0, 0]])), "indices"),
+    ("gather_nd 0-d", lambda b: hd.gather_nd(_ones(b, 3), array(b, 0)), "indices must have at least one"),
     ("scatter_nd", lambda b: hd.scatter_nd(array(b, [[0]]), _ones(b, 2), (3,)), "updates"),
     ("einsum", lambda b: hd.einsum("ij,jk->ik", _ones(b, 2, 3), _ones(b, 4, 2)), "'j'"),
     ("einsum rank", lambda b: hd.einsum("ijk->i", _ones(b, 2, 3)), "operand 0"),
@@ -214,6 +215,31 @@ SHAPE_CASES = [
     ("min axis", lambda b: hd.min(_ones(b, 2, 0), axis=1), "no elements"),
     ("argmax", lambda b: hd.argmax(_ones(b, 0)), "no elements"),
 ]
+
+
+# einsum's subscripts that do not fit its operands, beyond the shapes above (name, call, error, words);
+# a Python scalar operand is a 0-d one
+EINSUM_CASES = [
+    ("einsum scalar", lambda b: hd.einsum("i,i", _ones(b, 2), 1.0), hd.ShapeError,
+     "einsum: operand 1 has 0 dimensions, but 'i' names 1"),
+    ("einsum scalar first", lambda b: hd.einsum("i,i", 2, _ones(b, 2)), hd.ShapeError,
+     "einsum: operand 0 has 0 dimensions, but 'i' names 1"),
+    ("einsum fewer operands", lambda b: hd.einsum("i,i", _ones(b, 2)), hd.InvalidArgumentError,
+     "einsum: subscripts 'i,i' name 2 operands, got 1"),
+    ("einsum more operands", lambda b: hd.einsum("i", _ones(b, 2), _ones(b, 2)), hd.InvalidArgumentError,
+     "einsum: subscripts 'i' name 1 operand, got 2"),
+    ("einsum more with ellipsis", lambda b: hd.einsum("...i", _ones(b, 2), 1.0), hd.InvalidArgumentError,
+     "einsum: subscripts '...i' name 1 operand, got 2"),
+    ("einsum None operand", lambda b: hd.einsum("i,", _ones(b, 2), None), hd.NotAnArrayError,
+     "einsum: operands[1] must be an array or a Python scalar, got None"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"), [c[1:] for c in EINSUM_CASES], ids=[c[0] for c in EINSUM_CASES]
+)
+def test_einsum_subscripts_that_do_not_fit_the_operands(backend, call, error, words):
+    assert words in str(raises_exactly(error, call, backend))
 
 
 @pytest.mark.parametrize(("call", "words"), [c[1:] for c in SHAPE_CASES], ids=[c[0] for c in SHAPE_CASES])
@@ -404,6 +430,66 @@ def test_non_array_argument(backend, bad):
     raises_exactly(hd.NotAnArrayError, hd.linalg.inv, [[1.0, 0.0], [0.0, 1.0]])
 
 
+# None where an array is required (dispatch lets None follow the arrays, for the array parameters
+# that default to None): the frameworks raised TypeError, AttributeError or ValueError of their own
+NONE_ARRAY_CASES = [
+    ("add", lambda b: hd.add(_ones(b, 2), None), "x2"),
+    ("subtract", lambda b: hd.subtract(None, _ones(b, 2)), "x1"),
+    ("atan2", lambda b: hd.atan2(_ones(b, 2), None), "x2"),
+    ("matmul", lambda b: hd.matmul(_ones(b, 2, 2), None), "x2"),
+    ("tensordot", lambda b: hd.tensordot(None, _ones(b, 2, 2)), "x1"),
+    ("vecdot", lambda b: hd.vecdot(_ones(b, 3), None), "x2"),
+    ("take_along_axis", lambda b: hd.take_along_axis(_ones(b, 2, 3), None, axis=1), "indices"),
+    ("linalg.solve", lambda b: hd.linalg.solve(array(b, np.eye(2)), None), "x2"),
+    ("scatter_nd", lambda b: hd.scatter_nd(array(b, [[0]]), None, (3,)), "updates"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "argname"), [c[1:] for c in NONE_ARRAY_CASES], ids=[c[0] for c in NONE_ARRAY_CASES]
+)
+def test_none_where_an_array_is_required(backend, call, argname):
+    err = raises_exactly(hd.NotAnArrayError, call, backend)
+    assert f"{argname} must be an array or a Python scalar, got None" in str(err), str(err)
+
+
+def test_axis_of_x2_out_of_range(backend):
+    """vecdot's and cross's axis indexes x2 too (NumPy, torch and JAX raised IndexError)."""
+    x = _ones(backend, 2, 3)
+    # (TensorFlow's linalg.cross broadcasts a 0-d x2 and returns: an open case, not diagnosed here)
+    for fn in (hd.vecdot, hd.linalg.vecdot) + ((hd.linalg.cross,) if backend != "tensorflow" else ()):
+        err = raises_exactly(hd.InvalidAxisError, fn, x, _ones(backend))
+        assert "axis=-1 is out of range for x2 of shape ()" in str(err), str(err)
+    err = raises_exactly(hd.InvalidAxisError, hd.vecdot, _ones(backend), x)  # TF: its own ShapeError
+    assert "vecdot: axis=-1 is out of range" in str(err)
+
+
+def test_cross_of_shapes_that_do_not_broadcast(backend):
+    """(2, 5) and (2, 3): BroadcastError on every backend (JAX and TensorFlow said so, NumPy and
+    torch ShapeError for the size 5)."""
+    err = raises_exactly(hd.BroadcastError, hd.linalg.cross, _ones(backend, 2, 5), _ones(backend, 2, 3))
+    assert "linalg.cross" in str(err) and "(2, 5)" in str(err)
+
+
+def test_scatter_nd_indices_that_index_no_axis_or_too_many(backend):
+    """NumPy, torch, JAX and TF raised AxisError, IndexError, ValueError or their own errors."""
+    err = raises_exactly(hd.ShapeError, hd.scatter_nd, array(backend, 0), _ones(backend), (3,))
+    assert "scatter_nd: indices must have at least one dimension" in str(err)
+    err = raises_exactly(hd.ShapeError, hd.scatter_nd, array(backend, [[0, 0, 0]]), _ones(backend, 1), (3,))
+    assert "scatter_nd: indices (shape (1, 3)) index 3 axes, but shape (3,) has 1" in str(err)
+
+
+@pytest.mark.parametrize("bad", ["abc", b"ab", None, [0.1]])
+def test_tolerances_must_be_numbers(backend, bad):
+    """isclose's and allclose's rtol and atol: every framework raised its own TypeError or
+    ValueError (now the kind ``number``, checked up front)."""
+    x = _ones(backend, 2)
+    for fn in (hd.isclose, hd.allclose):
+        for name in ("rtol", "atol"):
+            err = raises_exactly(hd.ArgumentTypeError, fn, x, x, **{name: bad})
+            assert f"{fn.__name__}: {name} must be a number" in str(err), str(err)
+
+
 def test_non_array_to_array_only_helpers():
     for fn in (hd.backend_of, hd.dtype, hd.namespace):
         raises_exactly(hd.NotAnArrayError, fn, [1.0])
@@ -451,7 +537,8 @@ def test_every_error_case_covers_a_real_function():
     """The tables above name functions of the API table (guards against typos going untested)."""
     for qualname, _, _ in AXIS_CASES:
         assert qualname in BY_QUALNAME
-    for name, *_ in SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES + OVERFLOW_CASES:
+    cases = SHAPE_CASES + INDEX_CASES + SIZE_CASES + BROADCAST_CASES + OVERFLOW_CASES + EINSUM_CASES
+    for name, *_ in cases + NONE_ARRAY_CASES:
         assert name.split()[0] in BY_QUALNAME or name.split()[0] == "at", name
     for qualname in BINARY_ELEMENTWISE:
         assert qualname in BY_QUALNAME

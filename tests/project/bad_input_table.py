@@ -199,6 +199,8 @@ KINDS: dict[str, Kind] = {
         Kind(
             "option", None, (Bad("unknown option", ("no-such-option",), VALUE), Bad("not a str", (3,), TYPE))
         ),
+        # a str that is not an option (einsum's subscripts): bytes are not converted
+        Kind("str", None, (Bad("bytes", (b"ij->i",), TYPE), Bad("not a str", (3, None), TYPE))),
         # a function
         Kind("callable", None, (Bad("not callable", (3, "relu-ish-not-a-function"), TYPE),)),
         Kind("callable?", None, (Bad("not callable", (3,), TYPE),)),
