@@ -319,5 +319,17 @@ class _AfterImport:
         return spec
 
 
-if _extension is not None and "torch._dynamo" not in sys.modules:
-    sys.meta_path.insert(0, _AfterImport("torch._dynamo", _register_all_with_dynamo))
+def _after_dynamo_import() -> None:
+    """What dynamo's arrival changes: hedera's dispatch asks torch whether it is tracing (also
+    where hedera's torch backend was never loaded, as in a trace of NumPy-backend code: else the
+    creation fronts fill their caches inside the trace, which dynamo guarded on, and the next call
+    recompiles), and the builtin fronts get their polyfills."""
+    _dispatch._use_torch_compiling_check()
+    if _extension is not None:
+        _register_all_with_dynamo()
+
+
+if "torch._dynamo" in sys.modules:
+    _dispatch._use_torch_compiling_check()
+else:
+    sys.meta_path.insert(0, _AfterImport("torch._dynamo", _after_dynamo_import))
