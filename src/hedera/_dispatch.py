@@ -175,7 +175,9 @@ def _not_tracing() -> bool:
     return False
 
 
-_is_tracing: Callable[[], bool] = _not_tracing  # torch.compiler.is_compiling once torch is loaded
+#: torch.compiler.is_compiling once hedera's torch backend or torch._dynamo is loaded (the import
+#: hook of hedera._fastpath)
+_is_tracing: Callable[[], bool] = _not_tracing
 
 
 def _use_torch_compiling_check() -> None:

@@ -101,14 +101,55 @@ def _explainer(front: FunctionType, qualname: str) -> Callable[[BaseException, t
     """The error path of the builtin ``front``: ``explain(exception, args, kwargs)``, called by C with
     the exception the backend function raised. It raises hedera's error for the argument at fault
     (:func:`hedera._error_path.diagnose_call`, as the Python front's ``except`` clause does), a
-    TypeError naming the function for a call that does not fit ``front``'s signature, or returns,
+    TypeError for a call that does not fit ``front``'s signature (the one CPython raises for the
+    Python front: :func:`_raise_binding_error`), or returns,
     and C re-raises the framework's exception. The call is not run again.
     """
 
     def explain(exception: BaseException, args: tuple, kwargs: dict) -> None:
-        diagnose_call(exception, qualname, inspect.signature(front), args, kwargs)
+        signature = inspect.signature(front)
+        if not _fits(signature, args, kwargs):  # CPython's message, as the Python front raises it
+            _raise_binding_error(front, signature, args, kwargs)
+        diagnose_call(exception, qualname, signature, args, kwargs)
 
     return explain
+
+
+def _fits(signature: inspect.Signature, args: tuple, kwargs: dict) -> bool:
+    """Whether a call with ``args`` and ``kwargs`` binds to ``signature``."""
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+def _raise_binding_error(
+    front: FunctionType, signature: inspect.Signature, args: tuple, kwargs: dict
+) -> None:
+    """Raise the TypeError CPython raises for calling ``front`` with ``args`` and ``kwargs``, which
+    do not fit its ``signature`` (``"clip() takes from 1 to 3 positional arguments but 4 were
+    given"``), without running ``front``: the call goes to a twin with ``front``'s parameters, names
+    and defaults and an empty body, so the message is the one the Python front gives."""
+    try:
+        _binding_twin(front, signature)(*args, **kwargs)
+    except TypeError as error:
+        raise error.with_traceback(None) from None
+
+
+def _binding_twin(front: FunctionType, signature: inspect.Signature) -> FunctionType:
+    """A function that binds its arguments as ``front`` does and then does nothing."""
+    parameters = [
+        p.replace(annotation=p.empty, default=p.empty if p.default is p.empty else None)
+        for p in signature.parameters.values()
+    ]
+    bare = signature.replace(parameters=parameters, return_annotation=inspect.Signature.empty)
+    namespace: dict[str, Any] = {}
+    exec(f"def twin{bare}: pass", namespace)  # (a signature of hedera's own fronts, names and Nones)
+    twin = namespace["twin"]
+    twin.__name__, twin.__qualname__ = front.__name__, front.__qualname__
+    twin.__defaults__, twin.__kwdefaults__ = front.__defaults__, front.__kwdefaults__
+    return twin
 
 
 def accelerate(
@@ -278,5 +319,17 @@ class _AfterImport:
         return spec
 
 
-if _extension is not None and "torch._dynamo" not in sys.modules:
-    sys.meta_path.insert(0, _AfterImport("torch._dynamo", _register_all_with_dynamo))
+def _after_dynamo_import() -> None:
+    """What dynamo's arrival changes: hedera's dispatch asks torch whether it is tracing (also
+    where hedera's torch backend was never loaded, as in a trace of NumPy-backend code: else the
+    creation fronts fill their caches inside the trace, which dynamo guarded on, and the next call
+    recompiles), and the builtin fronts get their polyfills."""
+    _dispatch._use_torch_compiling_check()
+    if _extension is not None:
+        _register_all_with_dynamo()
+
+
+if "torch._dynamo" in sys.modules:
+    _dispatch._use_torch_compiling_check()
+else:
+    sys.meta_path.insert(0, _AfterImport("torch._dynamo", _after_dynamo_import))

@@ -416,6 +416,38 @@ def test_torch_compile_of_creation_with_a_traced_shape_compiles_once():
     np.testing.assert_array_equal(out, np.full((4, 2), 2.0))
 
 
+def test_torch_compile_of_numpy_creation_without_hederas_torch_backend_compiles_once():
+    """A plain torch.compile of code whose hedera calls run on the NumPy backend, in a fresh
+    interpreter where hedera's torch backend is never loaded: one graph, however many calls. Before,
+    hedera asked torch whether it was tracing only once its torch backend was loaded, so the first
+    trace filled the creation fronts' caches (``_ones_by_backend``), which dynamo had guarded on as
+    it read them, and the second call recompiled."""
+    require_backend("torch")
+    code = textwrap.dedent(
+        """
+        import sys, torch, hedera as hd
+
+        def f(x):
+            return x + torch.as_tensor(hd.ones((3,))) + torch.as_tensor(hd.arange(3))
+
+        count = [0]
+        def backend(gm, example_inputs):
+            count[0] += 1
+            return gm.forward
+        compiled = torch.compile(f, backend=backend)
+        for _ in range(3):
+            out = compiled(torch.zeros(3))
+        print((count[0], hd.current_backend(), "hedera.backends.torch" in sys.modules, out.tolist()))
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    graphs, current, torch_backend_loaded, out = eval(proc.stdout.strip().splitlines()[-1])
+    assert (current, torch_backend_loaded) == ("numpy", False)
+    assert graphs == 1
+    np.testing.assert_array_equal(out, [1.0, 2.0, 3.0])
+
+
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
 def test_trace_state_asked_by_code_running_eagerly_in_a_compiled_region(torch_module, backend):
     """Code that dynamo runs eagerly inside a compiled region (here a frame torch.compiler.disable

@@ -200,6 +200,51 @@ def test_errors_are_diagnosed_as_in_the_python_front(backend):
     assert issubclass(outcome(hd.sin, "x")[0], NotAnArrayError)
 
 
+def call(*args, **kwargs):
+    return args, kwargs
+
+
+@pytest.mark.parametrize(
+    "front, good, bad",
+    [
+        (hd.clip, call(0.0, 1.0), [call(0, 1, 2), call(0.0, 1.0, 2), call(min=0, out=1), call(0, 1, min=0)]),
+        (hd.sum, call(), [call(0, None, False), call(axis=0, bogus=1), call(0, axis=0)]),
+        (hd.reshape, call((4,)), [call((4,), 1, 2), call((4,), shape=(4,))]),
+        (hd.linalg.inv, call(), [call(1), call(bogus=1)]),
+    ],
+)
+def test_calls_that_do_not_fit_the_signature_raise_pythons_type_error(backend, front, good, bad):
+    """A call the Python front's signature rejects (too many positional arguments, an unknown
+    keyword, an argument given twice) raises the TypeError CPython raises for the Python front,
+    with its message, also once the C front has a last hit and passes the call to the backend
+    function, whose failure it explains."""
+    x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
+    args, kwargs = good
+    for _ in range(2):
+        front(x, *args, **kwargs)
+    for args, kwargs in bad:
+        for _ in range(2):
+            expected = assert_same_outcome(front, x, *args, **kwargs)
+            assert isinstance(expected, tuple) and expected[0] is TypeError
+
+
+def test_creation_calls_that_do_not_fit_the_signature_raise_pythons_type_error(backend):
+    """The same for the fronts without arrays, on the current backend's last hit."""
+    bad_calls = [
+        (hd.ones, call((3,), None, None, None, None)),
+        (hd.ones, call()),
+        (hd.ones, call((3,), bogus=1)),
+        (hd.arange, call(1, 2, 3, None, None, None)),
+        (hd.eye, call(2, bogus=1)),
+    ]
+    with hd.use_backend(backend):
+        hd.ones((3,)), hd.arange(3), hd.eye(2)
+        for front, (args, kwargs) in bad_calls:
+            for _ in range(2):
+                expected = assert_same_outcome(front, *args, **kwargs)
+                assert isinstance(expected, tuple) and expected[0] is TypeError
+
+
 def test_creation_fronts_follow_the_current_backend(backend):
     """Fronts without arrays are keyed on the current backend's name: each of use_backend,
     set_backend and the default must reach that backend's function, hit or miss."""
