@@ -114,7 +114,8 @@ PARAMETERS: dict[str, tuple[str | None, str, str]] = {
 #: (an int or a tuple of ints), ``shape`` (the same, as sizes), ``count`` (an int >= 0), ``size``
 #: (an int >= 1), ``sections`` (a size or a sequence of ints), ``widths`` (an int >= 0 or nested
 #: sequences of them: ``pad``'s widths, ``tensordot``'s axes), ``repeats`` (a count or an integer
-#: array), ``number`` (an int or a float), ``str`` (a str: not bytes);
+#: array), ``number`` (an int or a float), ``str`` (a str: not bytes), ``bool`` (a flag: True or
+#: False, not an int or any other value taken by its truthiness);
 #: a trailing ``?`` allows None; a tuple is the option strings the parameter takes.
 #: ``hedera._diagnose`` checks a failed call's arguments against their kinds (a wrong kind:
 #: ``ArgumentTypeError``; a wrong value: ``InvalidArgumentError``), and the bad-input sweep
@@ -153,6 +154,20 @@ ARGUMENT_KINDS: dict[str, str | tuple[str, ...]] = {
     "tensordot.axes": "contraction",
     "linalg.tensordot.axes": "contraction",
     "einsum.subscripts": "str",
+    **dict.fromkeys(
+        (
+            "endpoint",
+            "invert",
+            "descending",
+            "stable",
+            "include_initial",
+            "equal_nan",
+            "largest",
+            "upper",
+            "full_matrices",
+        ),
+        "bool",
+    ),
     **{f"{f}.{p}": "number" for f in ("isclose", "allclose") for p in ("rtol", "atol")},
     "linspace.stop": "number",  # (arange's may be None)
     "diff.n": "count",  # (fft's n may be None)
@@ -170,6 +185,8 @@ _ANNOTATION_KINDS: dict[str, str] = {
     "int | tuple[int, ...]": "axes",
     "int": "int",
     "int | None": "int?",
+    "bool": "bool",
+    "bool | None": "bool?",
 }
 
 

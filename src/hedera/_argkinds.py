@@ -11,7 +11,7 @@ checks the arguments whose kind (:func:`hedera._api.argument_kind`: ``axes``, ``
 * a *fast test* of the common case, a few pointer comparisons (an exact ``int``, ``None`` where
   allowed, a ``tuple`` of exact ints, an exact ``int``/``float``/``complex``/``bool`` for
   numbers, a ``tuple`` or ``list`` of exact ints as split points or each of tensordot's pair of
-  axes, an exact ``str`` for einsum's subscripts), run by the
+  axes, an exact ``str`` for einsum's subscripts, ``True`` or ``False`` for a flag), run by the
   C front (``hedera/_fastfront.c``: ``check_arguments``) and, as the same test written in Python,
   by the generated Python front (``tools/gen_front.py``: :func:`python_guard`);
 * only where it fails, :func:`check_argument`, which accepts the legitimate others (a NumPy
@@ -48,6 +48,7 @@ __all__ = [
     "FAST_SECTIONS",
     "FAST_CONTRACTION",
     "FAST_STR",
+    "FAST_BOOL",
     "ArgumentKind",
     "check_argument",
     "front_checks",
@@ -61,9 +62,10 @@ __all__ = [
 #: minimum) or a tuple or list of exact ints of any value (split points); an exact int (>= the
 #: minimum) or a tuple or list of two items, each an exact int or a tuple or list of exact ints
 #: of any value (tensordot's pair of axes); an exact str (einsum's subscripts: NumPy and torch
-#: take bytes too, which JAX and TensorFlow refuse)
+#: take bytes too, which JAX and TensorFlow refuse); True or False (a flag: JAX and TensorFlow
+#: took any value by its truthiness, ``keepdims="no"`` as True)
 FAST_INT, FAST_INTS, FAST_INT_SEQUENCE, FAST_NUMBER, FAST_NONE = 0, 1, 2, 3, 4
-FAST_SECTIONS, FAST_CONTRACTION, FAST_STR = 5, 6, 7
+FAST_SECTIONS, FAST_CONTRACTION, FAST_STR, FAST_BOOL = 5, 6, 7, 8
 
 
 #: type -> whether it is an integer type other than bool (``numbers.Integral``: ``int``, NumPy's
@@ -155,6 +157,12 @@ def _is_str(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _is_bool(v: Any) -> bool:
+    """A flag: a Python bool or a NumPy bool scalar (as torch takes); not an int, not a 0-d array."""
+    t = type(v)
+    return t is bool or (t.__module__ == "numpy" and t.__name__ in ("bool", "bool_"))
+
+
 @dataclass(frozen=True)
 class ArgumentKind:
     """What an argument kind accepts.
@@ -196,6 +204,7 @@ ARGUMENT_KINDS: dict[str, ArgumentKind] = {
     "repeats": ArgumentKind(FAST_INT, 0, "an int >= 0 or an integer array", _is_repeats),
     "number": ArgumentKind(FAST_NUMBER, None, "a number", _is_number),
     "str": ArgumentKind(FAST_STR, None, "a str", _is_str),
+    "bool": ArgumentKind(FAST_BOOL, None, "a bool", _is_bool),
 }
 
 #: the elements the minimum applies to, where not the value itself or its elements
@@ -248,6 +257,8 @@ def check_value(qualname: str, name: str, kind: str, value: Any) -> Any:
         exempt = _BELOW_MINIMUM_EXEMPT.get(kind.rstrip("?")) == "sequence" and not _is_int(value)
         if not exempt and any(leaf < rule.minimum for leaf in _int_leaves(value)):
             raise errors.InvalidArgumentError(f"{qualname}: {name} must be {expected}, got {value!r}")
+    if rule.fast == FAST_BOOL:
+        return bool(value)  # a NumPy bool: not every framework takes one
     return value if rule.fast == FAST_NUMBER else _plain_ints(value)
 
 
@@ -356,6 +367,8 @@ def python_guard(name: str, fast: int, none_ok: bool, minimum: int | None) -> st
     numbers alone (a tuple or list takes the call, whose first test is the C front's)."""
     if fast == FAST_STR:
         test = f"{name}.__class__ is not str"
+    elif fast == FAST_BOOL:
+        test = f"{name}.__class__ is not bool"
     elif fast == FAST_NUMBER:
         test = " and ".join(f"{name}.__class__ is not {t}" for t in ("int", "float", "complex", "bool"))
     elif fast == FAST_NONE:
@@ -389,6 +402,7 @@ def markdown_table() -> str:
         FAST_CONTRACTION: "an exact `int` (at least the minimum), a pair of exact ints or "
         "`tuple`s or `list`s of exact ints",
         FAST_STR: "an exact `str`",
+        FAST_BOOL: "`True` or `False`",
     }
     for kind, rule in ARGUMENT_KINDS.items():
         names = by_kind.get(kind, [])

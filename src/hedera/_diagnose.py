@@ -102,7 +102,7 @@ def _plain_int(v: Any) -> Any:
     return int(v) if integral and not getattr(v, "shape", ()) else v
 
 
-def _check_required_arrays(qualname: str, values: dict[str, Any]) -> None:
+def check_required_arrays(qualname: str, values: dict[str, Any]) -> None:
     """None where an array is required (``hd.add(x, None)``): dispatch lets None follow the
     arrays, for the array parameters that default to None (``clip``'s bounds), so the frameworks
     met it, and raised TypeError, AttributeError or ValueError of their own."""
@@ -660,7 +660,7 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
         _name_the_function(exc, qualname)
         return
     for check in (
-        _check_required_arrays,
+        check_required_arrays,
         _check_kinds,
         _check_axes,
         _check_broadcast,

@@ -560,6 +560,13 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
         pass
     except TypeError:  # an unhashable type object: resolve without caching
         key = None
+    if any(a is None for a in arrays):
+        # None follows the arrays for optional array parameters (clip's bounds) only: NumPy took
+        # it where an array is required (equal(x, None) all False); raising here, the types of
+        # such a call are never cached, so every such call comes back here
+        from ._diagnose import check_required_arrays
+
+        check_required_arrays(qualname, dict(zip(argnames, arrays, strict=False)))
     target = function_of(resolve(qualname, arrays, argnames), qualname)
     # Not while torch.compile traces: dynamo guards on the cache as it read it, so filling it
     # there would fail those guards at the next call and recompile (docs/dispatch.md).

@@ -65,8 +65,8 @@
  * non-array arguments whose kind a framework may accept silently (a bool axis, a float k, an
  * array as a shape), each call first runs a fast test of the common values (an exact int, None
  * where allowed, a tuple of exact ints, an exact int/float/complex/bool number, split points and
- * tensordot's pair of axes as tuples or lists of exact ints, an exact str as einsum's subscripts:
- * pointer compares), and
+ * tensordot's pair of axes as tuples or lists of exact ints, an exact str as einsum's subscripts,
+ * True or False as a flag: pointer compares), and
  * only where that fails calls check(name, value), which accepts the other legitimate values (a
  * NumPy integer scalar) or raises hedera's error. A front without checks pays one test per call.
  */
@@ -78,7 +78,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 12
+#define FASTFRONT_ABI 13
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -94,8 +94,9 @@
 #define FAST_CONTRACTION 6  /* an exact int >= minimum, or a tuple or list of two items, each an
                              * exact int or a tuple or list of exact ints (any) */
 #define FAST_STR 7          /* an exact str (einsum's subscripts) */
+#define FAST_BOOL 8         /* True or False (keepdims, stable, ...: not an int, not truthiness) */
 
-#define MAX_CHECKS 3   /* checked arguments of one front (the most in the API table: 3) */
+#define MAX_CHECKS 4   /* checked arguments of one front (the most in the API table: 4, linspace) */
 
 /* 16 bytes, kept inside the front's state next to the fields every call reads: anywhere else
  * (a separate allocation, the end of the state) they are out of the CPU caches after a framework
@@ -808,10 +809,14 @@ static inline int
 fast_accepts(const ArgumentCheck *check, PyObject *value)
 {
     if (PyLong_CheckExact(value)) {
-        return check->fast != FAST_STR && (!check->has_minimum || int_at_least(value, check->minimum));
+        return check->fast != FAST_STR && check->fast != FAST_BOOL
+               && (!check->has_minimum || int_at_least(value, check->minimum));
     }
     if (value == Py_None) {
         return check->none_ok;
+    }
+    if (check->fast == FAST_BOOL) {
+        return value == Py_True || value == Py_False;
     }
     if (check->fast == FAST_STR) {
         return PyUnicode_CheckExact(value);

@@ -126,6 +126,8 @@ _from_dlpack_by_type: dict = {}
 
 @_front(_from_dlpack_by_type, 'from_dlpack')
 def from_dlpack(x: Array, /, *, device: DeviceLike | None = None, copy: bool | None = None) -> Array:
+    if copy is not None and copy.__class__ is not bool:
+        copy = _check_argument('from_dlpack', 'copy', copy)
     try:
         f = _from_dlpack_by_type[type(x)]
     except KeyError:
@@ -186,6 +188,8 @@ def linspace(start, stop, /, num, *, dtype: DTypeLike | None = None, device: Dev
         stop = _check_argument('linspace', 'stop', stop)
     if (num.__class__ is not int or num < 0):
         num = _check_argument('linspace', 'num', num)
+    if endpoint.__class__ is not bool:
+        endpoint = _check_argument('linspace', 'endpoint', endpoint)
     if backend is None:
         f = _current_function(_linspace_by_backend, 'linspace')
     else:
@@ -328,6 +332,8 @@ _astype_by_type: dict = {}
 
 @_front(_astype_by_type, 'astype')
 def astype(x: Array, dtype: DTypeLike | None, /, *, copy: bool = True, device: DeviceLike | None = None) -> Array:
+    if copy.__class__ is not bool:
+        copy = _check_argument('astype', 'copy', copy)
     try:
         f = _astype_by_type[type(x)]
     except KeyError:
@@ -1961,6 +1967,8 @@ _reshape_by_type: dict = {}
 def reshape(x: Array, /, shape: int | tuple[int, ...], *, copy: bool | None = None) -> Array:
     if (shape.__class__ is not int or shape < -1):
         shape = _check_argument('reshape', 'shape', shape)
+    if copy is not None and copy.__class__ is not bool:
+        copy = _check_argument('reshape', 'copy', copy)
     try:
         f = _reshape_by_type[type(x)]
     except KeyError:
@@ -2077,6 +2085,8 @@ _argmax_by_type: dict = {}
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('argmax', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('argmax', 'keepdims', keepdims)
     try:
         f = _argmax_by_type[type(x)]
     except KeyError:
@@ -2095,6 +2105,8 @@ _argmin_by_type: dict = {}
 def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('argmin', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('argmin', 'keepdims', keepdims)
     try:
         f = _argmin_by_type[type(x)]
     except KeyError:
@@ -2113,6 +2125,8 @@ _count_nonzero_by_type: dict = {}
 def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('count_nonzero', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('count_nonzero', 'keepdims', keepdims)
     try:
         f = _count_nonzero_by_type[type(x)]
     except KeyError:
@@ -2195,6 +2209,8 @@ _isin_by_type: dict = {}
 
 @_front(_isin_by_type, 'isin')
 def isin(x1: Array, x2: Array, /, *, invert=False) -> Array:
+    if invert.__class__ is not bool:
+        invert = _check_argument('isin', 'invert', invert)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2285,6 +2301,10 @@ _argsort_by_type: dict = {}
 def argsort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
     if axis.__class__ is not int:
         axis = _check_argument('argsort', 'axis', axis)
+    if descending.__class__ is not bool:
+        descending = _check_argument('argsort', 'descending', descending)
+    if stable.__class__ is not bool:
+        stable = _check_argument('argsort', 'stable', stable)
     try:
         f = _argsort_by_type[type(x)]
     except KeyError:
@@ -2303,6 +2323,10 @@ _sort_by_type: dict = {}
 def sort(x: Array, /, *, axis: int = -1, descending=False, stable=True) -> Array:
     if axis.__class__ is not int:
         axis = _check_argument('sort', 'axis', axis)
+    if descending.__class__ is not bool:
+        descending = _check_argument('sort', 'descending', descending)
+    if stable.__class__ is not bool:
+        stable = _check_argument('sort', 'stable', stable)
     try:
         f = _sort_by_type[type(x)]
     except KeyError:
@@ -2321,6 +2345,8 @@ _cumulative_prod_by_type: dict = {}
 def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('cumulative_prod', 'axis', axis)
+    if include_initial.__class__ is not bool:
+        include_initial = _check_argument('cumulative_prod', 'include_initial', include_initial)
     try:
         f = _cumulative_prod_by_type[type(x)]
     except KeyError:
@@ -2339,6 +2365,8 @@ _cumulative_sum_by_type: dict = {}
 def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('cumulative_sum', 'axis', axis)
+    if include_initial.__class__ is not bool:
+        include_initial = _check_argument('cumulative_sum', 'include_initial', include_initial)
     try:
         f = _cumulative_sum_by_type[type(x)]
     except KeyError:
@@ -2357,6 +2385,8 @@ _max_by_type: dict = {}
 def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('max', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('max', 'keepdims', keepdims)
     try:
         f = _max_by_type[type(x)]
     except KeyError:
@@ -2375,6 +2405,8 @@ _mean_by_type: dict = {}
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('mean', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('mean', 'keepdims', keepdims)
     try:
         f = _mean_by_type[type(x)]
     except KeyError:
@@ -2393,6 +2425,8 @@ _min_by_type: dict = {}
 def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('min', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('min', 'keepdims', keepdims)
     try:
         f = _min_by_type[type(x)]
     except KeyError:
@@ -2411,6 +2445,8 @@ _prod_by_type: dict = {}
 def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('prod', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('prod', 'keepdims', keepdims)
     try:
         f = _prod_by_type[type(x)]
     except KeyError:
@@ -2431,6 +2467,8 @@ def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         axis = _check_argument('std', 'axis', axis)
     if correction.__class__ is not int and correction.__class__ is not float and correction.__class__ is not complex and correction.__class__ is not bool:
         correction = _check_argument('std', 'correction', correction)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('std', 'keepdims', keepdims)
     try:
         f = _std_by_type[type(x)]
     except KeyError:
@@ -2449,6 +2487,8 @@ _sum_by_type: dict = {}
 def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('sum', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('sum', 'keepdims', keepdims)
     try:
         f = _sum_by_type[type(x)]
     except KeyError:
@@ -2469,6 +2509,8 @@ def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction=0.
         axis = _check_argument('var', 'axis', axis)
     if correction.__class__ is not int and correction.__class__ is not float and correction.__class__ is not complex and correction.__class__ is not bool:
         correction = _check_argument('var', 'correction', correction)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('var', 'keepdims', keepdims)
     try:
         f = _var_by_type[type(x)]
     except KeyError:
@@ -2487,6 +2529,8 @@ _all_by_type: dict = {}
 def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('all', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('all', 'keepdims', keepdims)
     try:
         f = _all_by_type[type(x)]
     except KeyError:
@@ -2505,6 +2549,8 @@ _any_by_type: dict = {}
 def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('any', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('any', 'keepdims', keepdims)
     try:
         f = _any_by_type[type(x)]
     except KeyError:
@@ -2554,6 +2600,8 @@ def allclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False
         rtol = _check_argument('allclose', 'rtol', rtol)
     if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
         atol = _check_argument('allclose', 'atol', atol)
+    if equal_nan.__class__ is not bool:
+        equal_nan = _check_argument('allclose', 'equal_nan', equal_nan)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2580,6 +2628,8 @@ _cumprod_by_type: dict = {}
 def cumprod(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('cumprod', 'axis', axis)
+    if include_initial.__class__ is not bool:
+        include_initial = _check_argument('cumprod', 'include_initial', include_initial)
     try:
         f = _cumprod_by_type[type(x)]
     except KeyError:
@@ -2598,6 +2648,8 @@ _cumsum_by_type: dict = {}
 def cumsum(x: Array, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial=False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('cumsum', 'axis', axis)
+    if include_initial.__class__ is not bool:
+        include_initial = _check_argument('cumsum', 'include_initial', include_initial)
     try:
         f = _cumsum_by_type[type(x)]
     except KeyError:
@@ -2668,6 +2720,8 @@ def isclose(x1: Array, x2: Array, /, *, rtol=1e-05, atol=1e-08, equal_nan=False)
         rtol = _check_argument('isclose', 'rtol', rtol)
     if atol.__class__ is not int and atol.__class__ is not float and atol.__class__ is not complex and atol.__class__ is not bool:
         atol = _check_argument('isclose', 'atol', atol)
+    if equal_nan.__class__ is not bool:
+        equal_nan = _check_argument('isclose', 'equal_nan', equal_nan)
     t = type(x1)
     t1 = type(x2)
     if t1 is t:
@@ -2694,6 +2748,8 @@ _logsumexp_by_type: dict = {}
 def logsumexp(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('logsumexp', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('logsumexp', 'keepdims', keepdims)
     try:
         f = _logsumexp_by_type[type(x)]
     except KeyError:
@@ -2798,6 +2854,8 @@ def top_k(x: Array, k, /, *, axis: int = -1, largest=True) -> tuple[Array, Array
         k = _check_argument('top_k', 'k', k)
     if axis.__class__ is not int:
         axis = _check_argument('top_k', 'axis', axis)
+    if largest.__class__ is not bool:
+        largest = _check_argument('top_k', 'largest', largest)
     try:
         f = _top_k_by_type[type(x)]
     except KeyError:
@@ -2862,6 +2920,8 @@ _linalg_cholesky_by_type: dict = {}
 
 @_front(_linalg_cholesky_by_type, 'linalg.cholesky')
 def linalg_cholesky(x: Array, /, *, upper=False) -> Array:
+    if upper.__class__ is not bool:
+        upper = _check_argument('linalg.cholesky', 'upper', upper)
     try:
         f = _linalg_cholesky_by_type[type(x)]
     except KeyError:
@@ -3010,6 +3070,8 @@ _linalg_matrix_norm_by_type: dict = {}
 
 @_front(_linalg_matrix_norm_by_type, 'linalg.matrix_norm')
 def linalg_matrix_norm(x: Array, /, *, keepdims: bool = False, ord='fro') -> Array:
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('linalg.matrix_norm', 'keepdims', keepdims)
     try:
         f = _linalg_matrix_norm_by_type[type(x)]
     except KeyError:
@@ -3172,6 +3234,8 @@ _linalg_svd_by_type: dict = {}
 
 @_front(_linalg_svd_by_type, 'linalg.svd')
 def linalg_svd(x: Array, /, *, full_matrices=True) -> tuple[Array, Array, Array]:
+    if full_matrices.__class__ is not bool:
+        full_matrices = _check_argument('linalg.svd', 'full_matrices', full_matrices)
     try:
         f = _linalg_svd_by_type[type(x)]
     except KeyError:
@@ -3276,6 +3340,8 @@ _linalg_vector_norm_by_type: dict = {}
 def linalg_vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord=2) -> Array:
     if axis is not None and axis.__class__ is not int:
         axis = _check_argument('linalg.vector_norm', 'axis', axis)
+    if keepdims.__class__ is not bool:
+        keepdims = _check_argument('linalg.vector_norm', 'keepdims', keepdims)
     try:
         f = _linalg_vector_norm_by_type[type(x)]
     except KeyError:

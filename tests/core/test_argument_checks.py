@@ -62,6 +62,15 @@ BAD = [
     ("fft.fft", (), {"axis": None}, hd.ArgumentTypeError, "fft.fft: axis must be an int"),
     ("diff", (), {"n": None}, hd.ArgumentTypeError, "diff: n must be an int >= 0, got NoneType None"),
     ("isclose", (), {"rtol": "1e-5"}, hd.ArgumentTypeError, "isclose: rtol must be a number, got str"),
+    # flags: JAX and TensorFlow took any value by its truthiness ("no" as True), NumPy an int
+    ("sum", (), {"keepdims": "no"}, hd.ArgumentTypeError, "sum: keepdims must be a bool, got str 'no'"),
+    ("mean", (), {"keepdims": 1}, hd.ArgumentTypeError, "mean: keepdims must be a bool, got int 1"),
+    ("sort", (), {"stable": None}, hd.ArgumentTypeError, "sort: stable must be a bool, got NoneType"),
+    ("argsort", (), {"descending": 0.0}, hd.ArgumentTypeError, "argsort: descending must be a bool"),
+    ("isclose", (), {"equal_nan": "yes"}, hd.ArgumentTypeError, "isclose: equal_nan must be a bool"),
+    ("astype", (hd.float64,), {"copy": None}, hd.ArgumentTypeError, "astype: copy must be a bool, got"),
+    ("reshape", ((3, 2),), {"copy": "no"}, hd.ArgumentTypeError, "reshape: copy must be a bool or None"),
+    ("top_k", (1,), {"largest": 1}, hd.ArgumentTypeError, "top_k: largest must be a bool, got int 1"),
 ]
 
 
@@ -177,6 +186,24 @@ def test_integer_likes_and_legitimate_values_pass(backend):
         assert tuple(zeros(x.shape, backend=backend).shape) == (2, 3)  # torch.Size, tf.TensorShape
     for reshape in _fronts("reshape"):
         assert tuple(reshape(x, x.shape[::-1]).shape) == (3, 2)
+
+
+def test_flags_take_python_and_numpy_bools(backend):
+    """A flag is True, False or a NumPy bool (as torch takes), with the answer of the Python bool."""
+    x = _x(backend)
+    for front in _fronts("sum"):
+        assert tuple(front(x, keepdims=np.True_).shape) == (1, 1)
+        assert tuple(front(x, axis=0, keepdims=np.False_).shape) == (3,)
+    for front in _fronts("sort"):
+        np.testing.assert_array_equal(
+            hd.to_numpy(front(x, descending=np.True_, stable=False)), hd.to_numpy(hd.sort(x, descending=True))
+        )
+    for front in _fronts("linspace"):
+        np.testing.assert_allclose(
+            hd.to_numpy(front(0.0, 1.0, 5, endpoint=False, backend=backend)), [0, 0.2, 0.4, 0.6, 0.8]
+        )
+        with pytest.raises(hd.ArgumentTypeError, match="linspace: endpoint must be a bool"):
+            front(0.0, 1.0, 5, endpoint="no", backend=backend)
 
 
 def test_keyword_names_built_at_run_time_are_checked(backend):

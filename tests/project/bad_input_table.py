@@ -13,7 +13,7 @@ for a wrong kind, ``ValueError`` for a wrong value). Where a parameter's kind co
   :data:`NAME_KINDS` taking precedence where a name says more than its annotation (``lr``,
   ``eps``, ``dropout``: a float with a range).
 
-A parameter whose kind has no bad classes (a bool, ``Any``) is not swept. The valid call of a
+A parameter whose kind has no bad classes (a library's bool, ``Any``) is not swept. The valid call of a
 function is made of each required parameter's valid value (:data:`ARRAY_SHAPES` for arrays,
 keyed by parameter name; the kind's own valid value otherwise), overridden per function by
 :data:`VALID_CALLS`.
@@ -97,6 +97,15 @@ _NOT_A_SHAPE = (
     Bad("bool in tuple", ((True, 3),), TYPE),
     Bad("array", (ARRAY_VALUE,), TYPE),
     Bad("negative", ((-2, 3), (2, -3)), VALUE),
+)
+
+#: what no flag is (None last: a "bool?" takes it)
+_NOT_A_BOOL = (
+    Bad("str", ("no", "False"), TYPE),
+    Bad("int", (1, 0), TYPE),
+    Bad("float", (0.0, 1.0), TYPE),
+    Bad("array", (ARRAY_VALUE,), TYPE),
+    Bad("None", (None,), TYPE),
 )
 
 KINDS: dict[str, Kind] = {
@@ -201,6 +210,9 @@ KINDS: dict[str, Kind] = {
         ),
         # a str that is not an option (einsum's subscripts): bytes are not converted
         Kind("str", None, (Bad("bytes", (b"ij->i",), TYPE), Bad("not a str", (3, None), TYPE))),
+        # a flag (keepdims, stable, ...): True or False, nothing taken by its truthiness
+        Kind("bool", True, _NOT_A_BOOL),
+        Kind("bool?", None, _NOT_A_BOOL[:-1]),
         # a function
         Kind("callable", None, (Bad("not callable", (3, "relu-ish-not-a-function"), TYPE),)),
         Kind("callable?", None, (Bad("not callable", (3,), TYPE),)),
