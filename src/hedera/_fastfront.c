@@ -117,9 +117,8 @@ typedef struct {
      * few microseconds has evicted the state from the CPU caches, each cache line it spans costs
      * a miss. */
     Py_ssize_t hot_arity;      /* arity where it is >= 1; PY_SSIZE_T_MAX (no hot path) otherwise */
-    Py_ssize_t check_position; /* the least position of a positional check (PY_SSIZE_T_MAX: none),
-                                * so that a call without keywords and fewer positional arguments
-                                * does not read the checks at all */
+    Py_ssize_t hot_max_nargs;  /* the most positional arguments of a hot call: the least of
+                                * check_position and max_positional (below) */
     PyObject *hot_types[MAX_TUPLE_KEY]; /* the type of each of the arity array arguments of the last
                                          * hit (its one type hit_count times over, or its key), where
                                          * its target has no native common case; hot_types[0] NULL:
@@ -127,6 +126,18 @@ typedef struct {
     PyObject *hit_target;
     PyMethodDef method_def;
     Py_ssize_t arity;
+    Py_ssize_t check_position; /* the least position of a positional check (PY_SSIZE_T_MAX: none),
+                                * so that a call without keywords and fewer positional arguments
+                                * does not read the checks at all */
+    /* The Python front's signature, so that a call it does not fit goes to it (and CPython raises
+     * its TypeError) instead of to a backend function that takes more (numpy's sin(x, x) writes
+     * into x): max_positional, the most positional arguments (PY_SSIZE_T_MAX: *args);
+     * keyword_names, the parameters that may be passed by keyword (interned; NULL: **kwargs), of
+     * which the first keyword_positional are positional too, at keyword_base on. */
+    Py_ssize_t max_positional;
+    PyObject *keyword_names;
+    Py_ssize_t keyword_base;
+    Py_ssize_t keyword_positional;
     Py_ssize_t check_count; /* the up-front argument checks (0: none) */
     ArgumentCheck checks[MAX_CHECKS];
     /* The last optional_count of the arity array parameters default to None; optional_names are
@@ -1097,11 +1108,47 @@ complete_optional_arrays(const FrontState *state, PyObject *const *args, Py_ssiz
 
 static PyObject *front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
+/* Whether a call with nargs positional arguments and these keywords may bind to the Python front's
+ * signature: not too many positional arguments, and each keyword one of its parameters, not also
+ * given by position (a missing argument is left to the backend function and the error path). */
+static int
+fits_signature(const FrontState *state, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs > state->max_positional) {
+        return 0;
+    }
+    if (kwnames == NULL || state->keyword_names == NULL) {
+        return 1;
+    }
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    Py_ssize_t n = PyTuple_GET_SIZE(state->keyword_names);
+    PyObject *const *names = ((PyTupleObject *)state->keyword_names)->ob_item;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
+        Py_ssize_t j = 0;
+        while (j < n && names[j] != keyword) {
+            j++;
+        }
+        if (j == n) { /* (a name built at run time is not interned: compared) */
+            for (j = 0; j < n && PyUnicode_Compare(names[j], keyword) != 0; j++) {
+            }
+            PyErr_Clear();
+        }
+        if (j == n || (j < state->keyword_positional && state->keyword_base + j < nargs)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Every call of a front that is not the hot path's (front_call; out of line: its frame would cost
  * the hot path a few register saves). */
 static NOINLINE PyObject *
 front_call_general(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (UNLIKELY(!fits_signature(state, nargs, kwnames))) {
+        return call_python_front(state, args, nargs, kwnames); /* (which raises CPython's TypeError) */
+    }
     if (state->optional_count != 0 && nargs < state->arity) {
         PyObject *completed[MAX_TUPLE_KEY]; /* (borrowed: the caller's arguments, and None) */
         if (complete_optional_arrays(state, args, nargs, kwnames, completed)) {
@@ -1133,7 +1180,7 @@ static PyObject *
 front_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     FrontState *state = (FrontState *)self;
-    if (LIKELY(kwnames == NULL) && nargs >= state->hot_arity && nargs <= state->check_position) {
+    if (LIKELY(kwnames == NULL) && nargs >= state->hot_arity && nargs <= state->hot_max_nargs) {
         Py_ssize_t arity = state->hot_arity;
         if (LIKELY((PyObject *)Py_TYPE(args[0]) == state->hot_types[0])
             && (arity == 1 || ((PyObject *)Py_TYPE(args[1]) == state->hot_types[1]
@@ -1306,6 +1353,7 @@ state_dealloc(FrontState *state)
     for (Py_ssize_t i = 0; i < state->optional_count; i++) {
         Py_CLEAR(state->optional_names[i]);
     }
+    Py_CLEAR(state->keyword_names);
     Py_TYPE(state)->tp_free((PyObject *)state);
 }
 
@@ -1354,46 +1402,86 @@ static PyObject *
 make_front(PyObject *module, PyObject *args)
 {
     PyObject *python, *explain, *cache, *name, *doc, *module_name, *check_spec = NULL, *check = Py_None;
-    PyObject *optional = NULL;
+    PyObject *optional = NULL, *signature = Py_None;
     Py_ssize_t arity;
-    if (!PyArg_ParseTuple(args, "OOO!nSSU|O!OO!:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
+    if (!PyArg_ParseTuple(args, "OOO!nSSU|O!OO!O:make_front", &python, &explain, &PyDict_Type, &cache, &arity,
                           &name, &doc, &module_name, &PyTuple_Type, &check_spec, &check, &PyTuple_Type,
-                          &optional)) {
+                          &optional, &signature)) {
         return NULL;
+    }
+    /* signature: (max_positional or -1: *args, keyword names or None: **kwargs, keyword_base,
+     * keyword_positional), or None: any call may bind */
+    Py_ssize_t max_positional = -1, keyword_base = 0, keyword_positional = 0;
+    PyObject *keyword_spec = Py_None;
+    if (signature != Py_None
+        && !PyArg_ParseTuple(signature, "nOnn:make_front signature", &max_positional, &keyword_spec,
+                             &keyword_base, &keyword_positional)) {
+        return NULL;
+    }
+    PyObject *keyword_names = NULL;
+    if (keyword_spec != Py_None) {
+        if (!PyTuple_CheckExact(keyword_spec) || keyword_base < 0 || keyword_positional < 0
+            || keyword_positional > PyTuple_GET_SIZE(keyword_spec)) {
+            PyErr_SetString(PyExc_ValueError, "make_front: a malformed signature");
+            return NULL;
+        }
+        Py_ssize_t n = PyTuple_GET_SIZE(keyword_spec);
+        keyword_names = PyTuple_New(n);
+        if (keyword_names == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *parameter = PyTuple_GET_ITEM(keyword_spec, i);
+            if (!PyUnicode_CheckExact(parameter)) {
+                Py_DECREF(keyword_names);
+                PyErr_SetString(PyExc_TypeError, "make_front: keyword names must be str");
+                return NULL;
+            }
+            Py_INCREF(parameter);
+            PyUnicode_InternInPlace(&parameter);
+            PyTuple_SET_ITEM(keyword_names, i, parameter);
+        }
     }
     if (check_spec != NULL && PyTuple_GET_SIZE(check_spec) != 0 && !PyCallable_Check(check)) {
         PyErr_SetString(PyExc_TypeError, "make_front: check must be callable");
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     if (!PyCallable_Check(python) || !PyCallable_Check(explain)) {
         PyErr_SetString(PyExc_TypeError, "make_front: python and explain must be callable");
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     if (arity == 0 || arity < VARIADIC_AFTER_FIRST || arity > MAX_TUPLE_KEY) {
         PyErr_Format(PyExc_ValueError, "make_front: arity must be 1..%d, -1, -2, -3 or -4, got %zd",
                      MAX_TUPLE_KEY, arity);
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     Py_ssize_t optional_count = optional == NULL ? 0 : PyTuple_GET_SIZE(optional);
     if (optional_count != 0 && (arity < 1 || optional_count >= arity)) {
         PyErr_SetString(PyExc_ValueError,
                         "make_front: optional arrays need an arity >= 1 and a first array that is not optional");
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < optional_count; i++) {
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(optional, i))) {
             PyErr_SetString(PyExc_TypeError, "make_front: optional must be a tuple of str");
-            return NULL;
+            Py_XDECREF(keyword_names);
+        return NULL;
         }
     }
     if (arity == CURRENT && current_var == NULL) {
         PyErr_SetString(PyExc_RuntimeError,
                         "make_front: CURRENT fronts need connect_current_backend() first");
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     ArgumentCheck checks[MAX_CHECKS];
     Py_ssize_t check_count = parse_checks(check_spec, checks);
     if (check_count < 0) {
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     FrontState *state = PyObject_GC_New(FrontState, &FrontStateType);
@@ -1401,6 +1489,7 @@ make_front(PyObject *module, PyObject *args)
         for (Py_ssize_t i = 0; i < check_count; i++) {
             Py_DECREF(checks[i].name);
         }
+        Py_XDECREF(keyword_names);
         return NULL;
     }
     state->check_position = PY_SSIZE_T_MAX;
@@ -1411,6 +1500,12 @@ make_front(PyObject *module, PyObject *args)
         }
     }
     state->check_count = check_count;
+    state->max_positional = max_positional < 0 ? PY_SSIZE_T_MAX : max_positional;
+    state->hot_max_nargs = state->max_positional < state->check_position ? state->max_positional
+                                                                          : state->check_position;
+    state->keyword_names = keyword_names;
+    state->keyword_base = keyword_base;
+    state->keyword_positional = keyword_positional;
     state->optional_count = optional_count;
     for (Py_ssize_t i = 0; i < optional_count; i++) {
         PyObject *parameter = PyTuple_GET_ITEM(optional, i);

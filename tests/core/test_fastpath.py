@@ -228,6 +228,79 @@ def test_calls_that_do_not_fit_the_signature_raise_pythons_type_error(backend, f
             assert isinstance(expected, tuple) and expected[0] is TypeError
 
 
+#: calls the Python front's signature rejects but a backend function may take (NumPy's ufuncs
+#: take out= and a second positional as the output; jax's reshape takes order=): each after a good
+#: call (the same front, no extra argument), which gives the C front its last hit
+CALLS_BACKENDS_MAY_TAKE = [
+    (hd.sin, call(), call("x")),
+    (hd.sin, call(), call(out="x")),
+    (hd.sin, call(), call(where=True)),
+    (hd.sin, call(), call(x="x")),
+    (hd.add, call("x"), call("x", "x")),
+    (hd.add, call("x"), call("x", out="x")),
+    (hd.matmul, call("x"), call("x", "x")),
+    (hd.matmul, call("x"), call("x", out="x")),
+    (hd.reshape, call((4,)), call((4,), order="C")),
+]
+
+
+def with_arrays(values, x):
+    """``values`` with each "x" (also inside a tuple) replaced by the array ``x``."""
+    if values == "x":
+        return x
+    return tuple(with_arrays(v, x) for v in values) if isinstance(values, tuple) else values
+
+
+@pytest.mark.parametrize("front, good, bad", CALLS_BACKENDS_MAY_TAKE)
+def test_calls_a_backend_would_take_raise_pythons_type_error_after_a_hit(backend, front, good, bad):
+    """Such a call raises the TypeError (class and message) of the pure-Python front and leaves its
+    arrays as they were, also after a good call has set the C front's last hit, whose hot path
+    would otherwise hand the arguments to the backend function as they are."""
+    x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
+    before = hd.to_numpy(x).copy()
+    args, kwargs = good
+    front(x, *with_arrays(args, x), **{k: with_arrays(v, x) for k, v in kwargs.items()})
+    args, kwargs = bad
+    args = with_arrays(args, x)
+    kwargs = {k: with_arrays(v, x) for k, v in kwargs.items()}
+    for _ in range(2):
+        expected = assert_same_outcome(front, x, *args, **kwargs)
+        assert isinstance(expected, tuple) and expected[0] is TypeError
+    np.testing.assert_equal(hd.to_numpy(x), before)
+
+
+def test_einsum_with_an_extra_keyword_raises_pythons_type_error_after_a_hit(backend):
+    x = array(backend, [[1.0, 2.0], [3.0, 4.0]])
+    before = hd.to_numpy(x).copy()
+    hd.einsum("ij->ij", x)
+    for _ in range(2):
+        expected = assert_same_outcome(hd.einsum, "ij->ij", x, out=x)
+        assert isinstance(expected, tuple) and expected[0] is TypeError
+    np.testing.assert_equal(hd.to_numpy(x), before)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "binds"),
+    [
+        ((1, 2), {}, True),
+        ((1, 2, 3), {}, True),
+        ((1, 2, 3, 4), {}, False),  # too many positional arguments
+        ((1,), {"b": 2, "c": 3}, True),
+        ((1,), {"d": 4}, True),
+        ((1, 2), {"b": 2}, False),  # b given twice
+        ((1,), {"a": 1}, False),  # a is positional-only
+        ((1,), {"bogus": 1}, False),
+    ],
+)
+def test_the_polyfill_sends_calls_that_do_not_bind_to_the_python_front(args, kwargs, binds):
+    def front(a, /, b=None, c=None, *, d=None):
+        pass
+
+    bounds = _fastpath._signature_bounds(front)
+    assert _fastpath._binds(bounds, args, kwargs) is binds
+    assert _fastpath._fits(inspect.signature(front), args, kwargs) is binds
+
+
 def test_creation_calls_that_do_not_fit_the_signature_raise_pythons_type_error(backend):
     """The same for the fronts without arrays, on the current backend's last hit."""
     bad_calls = [
