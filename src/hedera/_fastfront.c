@@ -78,7 +78,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 13
+#define FASTFRONT_ABI 14
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
