@@ -448,7 +448,7 @@ NONE_ARRAY_CASES = [
     ("logical_and", lambda b: hd.logical_and(_ones(b, 2) > 0, None), "x2"),
     ("logical_or", lambda b: hd.logical_or(None, _ones(b, 2) > 0), "x1"),
     ("where", lambda b: hd.where(_ones(b, 2) > 0, _ones(b, 2), None), "x2"),
-    ("where-condition", lambda b: hd.where(None, _ones(b, 2), _ones(b, 2)), "condition"),
+    ("where condition", lambda b: hd.where(None, _ones(b, 2), _ones(b, 2)), "condition"),
     ("isin", lambda b: hd.isin(_ones(b, 2), None), "x2"),
     ("take", lambda b: hd.take(_ones(b, 3), None), "indices"),
 ]
