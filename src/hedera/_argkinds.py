@@ -329,6 +329,10 @@ def check_argument(qualname: str, name: str, value: Any) -> Any:
     # the Python front's common case: a shape, split points or tensordot's axes of plain ints
     if (cls is tuple or cls is list) and _fast_sequence(fast, least, value):
         return value
+    # an array of counts (repeat's common case): check_value would take it and hand it on as it
+    # is (its dtype is the backend's to check), at ~2 us of tests
+    if kind == "repeats" and is_array(value):
+        return value
     return check_value(qualname, name, kind, value)
 
 

@@ -295,6 +295,21 @@ def _integer_range(dtype: Any) -> tuple[int, int, str] | None:
     return bounds
 
 
+def exact_axes(value: Any) -> bool:
+    """Whether ``value`` is an exact ``int`` or a ``tuple`` of exact ints: the common values of
+    the "axes" kind (``roll``'s shift and axis), which its check (``check_kinds``) passes as
+    they are, so a backend may skip it for them."""
+    cls = value.__class__
+    if cls is int:
+        return True
+    if cls is not tuple:
+        return False
+    for d in value:
+        if d.__class__ is not int:
+            return False
+    return True
+
+
 def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
     """Raise ``DtypeError`` unless the array ``indices`` has an integer dtype.
 

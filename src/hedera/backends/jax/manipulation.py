@@ -6,7 +6,7 @@ import jax.numpy as jnp
 
 from ..._api import names_in
 from ..._diagnose import check_kinds
-from .._common import check_integer_indices
+from .._common import check_integer_indices, exact_axes
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -20,7 +20,7 @@ reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=
 
 
 def roll(x, /, shift, *, axis=None):
-    if shift.__class__ is not int or (axis is not None and axis.__class__ is not int):
+    if not exact_axes(shift) or (axis is not None and not exact_axes(axis)):
         check_kinds("roll", {"shift": shift, "axis": axis})  # jnp.roll takes a float or an array shift
     return jnp.roll(x, shift, axis=axis)
 

@@ -7,7 +7,7 @@ import numpy as np
 from ..._api import names_in
 from ..._diagnose import check_kinds
 from ...errors import InvalidArgumentError
-from .._common import check_integer_indices, native_common_case
+from .._common import check_integer_indices, exact_axes, native_common_case
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -40,7 +40,8 @@ def permute_dims(x, /, axes):
 
 
 def repeat(x, repeats, /, *, axis=None):
-    check_integer_indices("repeat", "repeats", repeats)  # numpy casts booleans
+    if repeats.__class__ is not np.ndarray or repeats.dtype.kind not in "iu":
+        check_integer_indices("repeat", "repeats", repeats)  # numpy casts booleans
     return np.repeat(x, repeats, axis=axis)
 
 
@@ -54,7 +55,7 @@ def reshape(x, /, shape, *, copy=None):
 
 
 def roll(x, /, shift, *, axis=None):
-    if shift.__class__ is not int or (axis is not None and axis.__class__ is not int):
+    if not exact_axes(shift) or (axis is not None and not exact_axes(axis)):
         check_kinds("roll", {"shift": shift, "axis": axis})  # np.roll takes a float or an array shift
     return np.roll(x, shift, axis=axis)
 

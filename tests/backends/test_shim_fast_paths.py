@@ -1,0 +1,59 @@
+"""The backend shims' fast paths for their common arguments (issue 20) answer as their checked
+paths do: the skipped check would have passed the value unchanged, and the faster native
+spelling writes the same bytes.
+
+``roll``'s tuple shift and axis, ``repeat``'s integer array of counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hedera as hd
+from hedera import _argkinds
+from hedera.backends._common import exact_axes
+
+
+def test_exact_axes_is_ints_or_a_tuple_of_exact_ints():
+    assert exact_axes(0) and exact_axes((-2,)) and exact_axes(()) and exact_axes((1, 2))
+    for not_exact in (True, 1.0, np.int64(1), (1, 2.0), (np.int64(1),), [1], (True,), None):
+        assert not exact_axes(not_exact), not_exact
+
+
+@pytest.mark.parametrize("backend", ["numpy", "jax"])
+def test_roll_namespace_still_refuses_a_float_in_a_tuple_shift(backend):
+    pytest.importorskip(backend)
+    ns = hd.namespace(backend)
+    x = hd.asarray(np.arange(6.0).reshape(2, 3), backend=backend)
+    with pytest.raises(hd.ArgumentTypeError, match="roll: shift"):
+        ns.roll(x, (1.5,), axis=(1,))
+    with pytest.raises(hd.ArgumentTypeError, match="roll: axis"):
+        ns.roll(x, (1,), axis=(1.0,))
+    want = np.roll(np.arange(6.0).reshape(2, 3), (1, -1), axis=(0, 1))
+    np.testing.assert_array_equal(np.asarray(ns.roll(x, (1, -1), axis=(0, 1))), want)
+    # NumPy integer scalars take the checked path, which turns them into ints
+    np.testing.assert_array_equal(np.asarray(ns.roll(x, (np.int64(1), -1), axis=(0, 1))), want)
+
+
+def test_repeat_array_counts_pass_the_front_check_as_they_are():
+    counts = np.array([1, 0, 2])
+    assert _argkinds.check_argument("repeat", "repeats", counts) is counts
+    with pytest.raises(hd.ArgumentTypeError, match="repeat: repeats"):
+        _argkinds.check_argument("repeat", "repeats", [1, 2])
+
+
+@pytest.mark.parametrize("counts_dtype", [np.int64, np.int32, np.uint8])
+def test_numpy_repeat_integer_counts(counts_dtype):
+    x = np.arange(3.0, dtype=np.float32)
+    counts = np.array([1, 0, 2], counts_dtype)
+    np.testing.assert_array_equal(hd.repeat(x, counts), np.repeat(x, counts))
+    np.testing.assert_array_equal(hd.namespace("numpy").repeat(x, counts), np.repeat(x, counts))
+
+
+@pytest.mark.parametrize("front", ["hd", "namespace"])
+def test_numpy_repeat_still_refuses_boolean_and_float_counts(front):
+    repeat = hd.repeat if front == "hd" else hd.namespace("numpy").repeat
+    x = np.arange(3.0)
+    for counts in (np.array([True, False, True]), np.array([1.0, 0.0, 2.0])):
+        with pytest.raises(hd.DtypeError, match="repeat: repeats must have an integer dtype"):
+            repeat(x, counts)
