@@ -2,9 +2,13 @@
 paths do: the skipped check would have passed the value unchanged, and the faster native
 spelling writes the same bytes.
 
-``roll``'s tuple shift and axis, ``repeat``'s integer array of counts."""
+``roll``'s tuple shift and axis, ``repeat``'s integer array of counts, numpy's ``full`` and
+``full_like`` (``np.empty`` + ``fill`` where that matches np.full's copyto)."""
 
 from __future__ import annotations
+
+import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -57,3 +61,65 @@ def test_numpy_repeat_still_refuses_boolean_and_float_counts(front):
     for counts in (np.array([True, False, True]), np.array([1.0, 0.0, 2.0])):
         with pytest.raises(hd.DtypeError, match="repeat: repeats must have an integer dtype"):
             repeat(x, counts)
+
+
+_FILLS = [0.0, -0.0, 1 / 3, 1e300, float("nan"), 65520.0, 3, -7, 2**40, True, 1 + 2j, -0.0j,
+          np.float32(1.5), np.int8(-3), np.array(2.5, np.float16)]  # fmt: skip
+_DTYPES = [None, np.float16, np.float32, np.complex64, np.int8, np.uint64, np.bool_, hd.float32]
+_LIKES = [
+    np.ones(3, np.float32),
+    np.ones((2, 3), np.int64, order="F"),
+    np.ones((4, 6))[::2, ::3],
+    np.array(True),
+    np.ones((0, 2), np.complex64),
+]
+
+
+def _outcome(f, *args, **kwargs):
+    """What a call gives: its array's dtype, shape, strides and bytes, or its error; and its
+    warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = f(*args, **kwargs)
+            got: tuple = (type(out), out.dtype, out.shape, out.strides, out.tobytes())
+        except Exception as error:
+            got = (type(error).__name__,)
+    return got, sorted(type(w.message).__name__ for w in caught)
+
+
+def _native_dtype(dtype):
+    return dtype.dtype if isinstance(dtype, hd.DType) else dtype
+
+
+def _fits(value, dtype) -> bool:
+    """Whether hedera takes the Python int ``value`` into ``dtype`` (it refuses one that wraps)."""
+    if type(value) is not int or dtype is None or np.dtype(dtype).kind not in "iu":
+        return True
+    info = np.iinfo(dtype)
+    return info.min <= value <= info.max
+
+
+@pytest.mark.parametrize("dtype", _DTYPES, ids=str)
+def test_numpy_full_writes_what_np_full_writes(dtype):
+    ns = hd.namespace("numpy")
+    for value, shape in itertools.product(_FILLS, [(3,), 2, (0,), ()]):
+        native = _native_dtype(dtype)
+        if not _fits(value, native):
+            continue
+        if native is None and type(value) is int:
+            native = np.int64
+        assert _outcome(ns.full, shape, value, dtype=dtype) == _outcome(
+            np.full, shape, value, dtype=native
+        ), (value, shape)
+
+
+@pytest.mark.parametrize("dtype", _DTYPES, ids=str)
+def test_numpy_full_like_writes_what_np_full_like_writes(dtype):
+    ns = hd.namespace("numpy")
+    for value, x in itertools.product(_FILLS, _LIKES):
+        if not _fits(value, _native_dtype(dtype) or x.dtype):
+            continue
+        assert _outcome(ns.full_like, x, value, dtype=dtype) == _outcome(
+            np.full_like, x, value, dtype=_native_dtype(dtype)
+        ), (value, x.dtype, x.strides)
