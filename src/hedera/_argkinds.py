@@ -279,6 +279,14 @@ def _exact_ints(value: Any, least: float) -> bool:
     return True
 
 
+def _exact_pairs(value: tuple, least: float) -> bool:
+    """Whether every element of the tuple ``value`` is a tuple of two exact ints >= ``least``."""
+    for pair in value:
+        if pair.__class__ is not tuple or len(pair) != 2 or not _exact_ints(pair, least):
+            return False
+    return True
+
+
 def _exact_axes(value: Any) -> bool:
     """An exact int, or a tuple or list of exact ints: one side of tensordot's pair of axes."""
     cls = value.__class__
@@ -332,6 +340,9 @@ def check_argument(qualname: str, name: str, value: Any) -> Any:
     # an array of counts (repeat's common case): check_value would take it and hand it on as it
     # is (its dtype is the backend's to check), at ~2 us of tests
     if kind == "repeats" and is_array(value):
+        return value
+    # pad's one (before, after) pair per axis, of plain ints >= 0: passed as it is, at ~4 us
+    if kind == "widths" and cls is tuple and _exact_pairs(value, least):
         return value
     return check_value(qualname, name, kind, value)
 

@@ -123,3 +123,15 @@ def test_numpy_full_like_writes_what_np_full_like_writes(dtype):
         assert _outcome(ns.full_like, x, value, dtype=dtype) == _outcome(
             np.full_like, x, value, dtype=_native_dtype(dtype)
         ), (value, x.dtype, x.strides)
+
+
+def test_pad_widths_of_plain_pairs_pass_the_front_check_as_they_are():
+    widths = ((608, 954), (0, 1))
+    assert _argkinds.check_argument("pad", "pad_width", widths) is widths
+    with pytest.raises(hd.InvalidArgumentError, match="pad: pad_width must be"):
+        _argkinds.check_argument("pad", "pad_width", ((1, -2),))
+    for bad in (((1, 2.0),), ((True, 1),), ((1, np.float32(2)),)):
+        with pytest.raises(hd.ArgumentTypeError, match="pad: pad_width must be"):
+            _argkinds.check_argument("pad", "pad_width", bad)
+    # NumPy integer scalars take the checked path, which turns them into ints
+    assert _argkinds.check_argument("pad", "pad_width", ((np.int64(1), 2),)) == ((1, 2),)

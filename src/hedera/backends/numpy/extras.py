@@ -108,8 +108,9 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
         if (kind is float or kind is int) and type(x) is np.ndarray and x.dtype.kind in "fc":
             return _pad_constant(x, widths, constant_values)
         return np.pad(x, widths, mode="constant", constant_values=constant_values)
+    shape = np.shape(x)
     for axis, (before, after) in enumerate(widths):
-        if (before or after) and np.shape(x)[axis] == 0:
+        if (before or after) and shape[axis] == 0:
             raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
     return np.pad(x, widths, mode=mode)
 
