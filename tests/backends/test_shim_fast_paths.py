@@ -135,3 +135,22 @@ def test_pad_widths_of_plain_pairs_pass_the_front_check_as_they_are():
             _argkinds.check_argument("pad", "pad_width", bad)
     # NumPy integer scalars take the checked path, which turns them into ints
     assert _argkinds.check_argument("pad", "pad_width", ((np.int64(1), 2),)) == ((1, 2),)
+
+
+def test_torch_full_and_full_like_keyword_free_calls():
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    for value in (0, 28, -(2**63), 2**63 - 1):
+        want = torch.full((2, 3), value)
+        got = ns.full((2, 3), value)
+        assert got.dtype == want.dtype == torch.int64 and torch.equal(got, want)
+    for value in (2**63, -(2**63) - 1):
+        with pytest.raises(hd.InvalidArgumentError, match="full: fill_value"):
+            ns.full((2,), value)
+    x = torch.ones(3, 2).t()  # a transposed x: full_like keeps its strides
+    for dtype, device in [(hd.float32, "cpu"), (hd.float32, None), (None, "cpu"), (hd.float64, "cpu")]:
+        want = torch.full_like(x, 1.5, dtype=None if dtype is None else getattr(torch, dtype.name))
+        got = ns.full_like(x, 1.5, dtype=dtype, device=device)
+        assert got.dtype == want.dtype and got.stride() == want.stride() and torch.equal(got, want)
+    with pytest.raises(hd.InvalidArgumentError, match="full_like: fill_value 300"):
+        ns.full_like(x, 300, dtype=hd.int8, device="cpu")

@@ -135,11 +135,17 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return out.clone() if copy else out
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
 def full(shape, fill_value, *, dtype=None, device=None):
     kind = type(fill_value)
     if dtype is None and device is None and (kind is float or kind is complex or kind is bool):
         # torch reads the dtype from a Python value as below (torch's parser charges ~250 ns for
         # None keywords)
+        return torch.full(shape if type(shape) is tuple or type(shape) is list else _shape(shape), fill_value)
+    if dtype is None and device is None and kind is int and _INT64_MIN <= fill_value <= _INT64_MAX:
+        # torch reads an int as int64, as below, where this one fits (the keyword-free call: ~500 ns)
         return torch.full(shape if type(shape) is tuple or type(shape) is list else _shape(shape), fill_value)
     dt = native_dtype(dtype)
     if dt is None and isinstance(fill_value, torch.Tensor):
@@ -155,8 +161,12 @@ def full(shape, fill_value, *, dtype=None, device=None):
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     if dtype is None and device is None and type(fill_value) is not int:
         return torch.full_like(x, fill_value)  # (torch's parser charges ~250 ns for None keywords)
-    check_fill_value("full_like", fill_value, x.dtype if dtype is None else native_dtype(dtype))
-    return torch.full_like(x, fill_value, dtype=native_dtype(dtype), device=native_device(device))
+    dt = native_dtype(dtype)
+    check_fill_value("full_like", fill_value, x.dtype if dt is None else dt)
+    dev = native_device(device)
+    if (dt is None or dt is x.dtype) and (dev is None or dev == x.device):
+        return torch.full_like(x, fill_value)  # x's own dtype and device: no keywords (~250 ns each)
+    return torch.full_like(x, fill_value, dtype=dt, device=dev)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
