@@ -154,3 +154,15 @@ def test_torch_full_and_full_like_keyword_free_calls():
         assert got.dtype == want.dtype and got.stride() == want.stride() and torch.equal(got, want)
     with pytest.raises(hd.InvalidArgumentError, match="full_like: fill_value 300"):
         ns.full_like(x, 300, dtype=hd.int8, device="cpu")
+
+
+def test_jax_astype_to_a_device_casts_once_and_still_copies_a_same_dtype_x():
+    jax = pytest.importorskip("jax")
+    ns = hd.namespace("jax")
+    device = jax.devices("cpu")[0]
+    x = hd.asarray(np.array([False, True]), backend="jax")
+    got = ns.astype(x, hd.complex64, device=device)
+    assert got.dtype == np.complex64 and got.committed and got.devices() == {device}
+    np.testing.assert_array_equal(np.asarray(got), np.array([0, 1], np.complex64))
+    same = ns.astype(got, hd.complex64, device=device)  # copy=True, the standard's default: a new buffer
+    assert same.unsafe_buffer_pointer() != got.unsafe_buffer_pointer()
