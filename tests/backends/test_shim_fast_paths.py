@@ -166,3 +166,20 @@ def test_jax_astype_to_a_device_casts_once_and_still_copies_a_same_dtype_x():
     np.testing.assert_array_equal(np.asarray(got), np.array([0, 1], np.complex64))
     same = ns.astype(got, hd.complex64, device=device)  # copy=True, the standard's default: a new buffer
     assert same.unsafe_buffer_pointer() != got.unsafe_buffer_pointer()
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (3, 4), (2, 3, 5)])
+def test_tensorflow_rfft_irfft_along_the_last_axis_by_its_index(shape):
+    """axis=ndim-1 (the harness's axis=0 of a 1-d x) takes the raw op, as axis=-1 does."""
+    tf = pytest.importorskip("tensorflow")
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal(shape).astype(np.float32))
+    c = tf.constant((rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64))
+    ns, last = hd.namespace("tensorflow"), len(shape) - 1
+    assert ns.fft.rfft(x, axis=last).numpy().tobytes() == ns.fft.rfft(x).numpy().tobytes()
+    want = np.fft.rfft(x.numpy().astype(np.float64), axis=last)
+    np.testing.assert_allclose(ns.fft.rfft(x, axis=last).numpy(), want, rtol=1e-4, atol=1e-4)
+    if shape[-1] >= 2:
+        assert ns.fft.irfft(c, axis=last).numpy().tobytes() == ns.fft.irfft(c).numpy().tobytes()
+        want = np.fft.irfft(c.numpy().astype(np.complex128), axis=last)
+        np.testing.assert_allclose(ns.fft.irfft(c, axis=last).numpy(), want, rtol=1e-4, atol=1e-4)

@@ -158,12 +158,12 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The 1-d transform of real ``x``: the ``n // 2 + 1`` non-negative frequency terms."""
-    if n is None and axis == -1 and type(axis) is int and norm == "backward" and type(x) is _EAGER:
+    if n is None and type(axis) is int and norm == "backward" and type(x) is _EAGER:
         enum = x._datatype_enum()
         if enum in _RFFT_OF:  # the common case: tf.signal.rfft's op, its length cached
-            size = x.shape.as_list()[-1:]
-            if size and size[0] >= 1:
-                return _gs.rfft(x, _fft_length(size[0]), Tcomplex=_RFFT_OF[enum])
+            shape = x.shape.as_list()
+            if shape and (axis == -1 or axis == len(shape) - 1) and shape[-1] >= 1:
+                return _gs.rfft(x, _fft_length(shape[-1]), Tcomplex=_RFFT_OF[enum])
     _check_norm(norm)
     x, back = _last(_as_real(x), axis)
     n = _length(x, n)
@@ -173,12 +173,12 @@ def rfft(x, /, *, n=None, axis=-1, norm="backward"):
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
-    if n is None and axis == -1 and type(axis) is int and norm == "backward" and type(x) is _EAGER:
+    if n is None and type(axis) is int and norm == "backward" and type(x) is _EAGER:
         enum = x._datatype_enum()
         if enum in _IRFFT_OF:  # the common case: tf.signal.irfft's op, its length cached
-            size = x.shape.as_list()[-1:]
-            if size and size[0] >= 2:
-                return _gs.irfft(x, _fft_length(2 * (size[0] - 1)), Treal=_IRFFT_OF[enum])
+            shape = x.shape.as_list()
+            if shape and (axis == -1 or axis == len(shape) - 1) and shape[-1] >= 2:
+                return _gs.irfft(x, _fft_length(2 * (shape[-1] - 1)), Treal=_IRFFT_OF[enum])
     _check_norm(norm)
     x, back = _last(_as_complex(x), axis)
     m = x.shape[-1]
