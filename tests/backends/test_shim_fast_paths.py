@@ -183,3 +183,17 @@ def test_tensorflow_rfft_irfft_along_the_last_axis_by_its_index(shape):
         assert ns.fft.irfft(c, axis=last).numpy().tobytes() == ns.fft.irfft(c).numpy().tobytes()
         want = np.fft.irfft(c.numpy().astype(np.complex128), axis=last)
         np.testing.assert_allclose(ns.fft.irfft(c, axis=last).numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_tensorflow_repeat_without_axis_flattens_as_numpy(shape):
+    tf = pytest.importorskip("tensorflow")
+    x = np.arange(int(np.prod(shape)), dtype=np.int8).reshape(shape)
+    size = x.size
+    ns = hd.namespace("tensorflow")
+    for counts in (np.array([3]), np.arange(size) % 3, np.array(2)):
+        got = ns.repeat(tf.constant(x), tf.constant(counts))
+        np.testing.assert_array_equal(got.numpy(), np.repeat(x, counts))
+        assert got.dtype == tf.int8
+    with pytest.raises(hd.DtypeError, match="repeat: repeats must have an integer dtype"):
+        ns.repeat(tf.constant(x), tf.constant([True]))

@@ -125,9 +125,7 @@ def repeat(x, repeats, /, *, axis=None):
     if type(repeats) is int and repeats >= 0 and x.shape.is_fully_defined() and (axis is None or ndim(x)):
         y, undo = _as_int16(x)
         return undo(_repeated(y, repeats, None if axis is None else normalize_axis(axis, ndim(x))))
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    else:
+    if axis is not None:  # (axis=None: tf.repeat flattens x itself, one reshape op, as this did)
         axis = normalize_axis(axis, ndim(x))
     check_integer_indices("repeat", "repeats", repeats)  # the cast below would truncate floats
     if not isinstance(repeats, int):
