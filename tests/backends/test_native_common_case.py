@@ -211,7 +211,7 @@ class _Counting:
 _ROUTES = [
     ("torch", "add", ["add(x, x)", "add(i, i)"], ["add(x, i)", "add(c, c)", "add(x, 1.0)"]),
     ("torch", "sum", ["sum(x)", "sum(x, axis=None, keepdims=False)"],
-     ["sum(x, axis=0)", "sum(x, dtype=None, keepdims=0)"]),
+     ["sum(x, axis=0)", "sum(x, dtype=hd.float64)"]),
     ("torch", "tanh", ["tanh(x)"], ["tanh(c)"]),
     ("numpy", "sum", ["sum(x)", "sum(x, axis=0, keepdims=True)", "sum(x, dtype=None)"],
      ["sum(x, dtype=hd.float64)"]),
