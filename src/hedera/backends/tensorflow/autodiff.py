@@ -239,6 +239,12 @@ def updated_in_place(v: Any) -> Any:
     return value
 
 
+def _undonated(args: tuple, donated: list[int]) -> list:
+    """The arguments the tf.function takes: all but the donated ones (which it captures as
+    variables; each argument passed costs the call a signature check)."""
+    return [a for i, a in enumerate(args) if i not in donated]
+
+
 class DonatingFunction:
     """``hd.jit(f, donate_argnums=...)`` on TensorFlow: the donated arguments kept in ``tf.Variable``s.
 
@@ -278,8 +284,7 @@ class DonatingFunction:
         if not (
             donated == self._positions
             and all(_quick_leaves(args[i], leaves) for i in donated)
-            and len(leaves) == len(self._variables)
-            and all(map(operator.is_, leaves, self._variables))
+            and self._are_the_variables(leaves)
         ):
             leaves, treedefs = [], []
             for i in donated:
@@ -287,9 +292,7 @@ class DonatingFunction:
                 leaves += arg_leaves
                 treedefs.append(treedef)
             self._adopt(donated, leaves, treedefs)
-        # the tf.function takes the other arguments only (each costs its call a signature check)
-        rest = [a for i, a in enumerate(args) if i not in donated]
-        return self._run(rest, kwargs)
+        return self._run(_undonated(args, donated), kwargs)
 
     def call_flat(self, args: tuple, flat: list) -> Any:
         """The call of ``args`` whose leaves :func:`hedera._nests.flatten_args` gave as ``flat``
@@ -308,9 +311,14 @@ class DonatingFunction:
                 leaves += x
             else:
                 leaves.append(x)
-        if len(leaves) != len(self._variables) or not all(map(operator.is_, leaves, self._variables)):
+        if not self._are_the_variables(leaves):
             return NotImplemented
-        return self._run([a for i, a in enumerate(args) if i not in donated], {})
+        return self._run(_undonated(args, donated), {})
+
+    def _are_the_variables(self, leaves: list) -> bool:
+        """Whether the donated arguments' ``leaves`` are this function's variables themselves
+        (passed back in as the last call returned them): nothing to adopt."""
+        return len(leaves) == len(self._variables) and all(map(operator.is_, leaves, self._variables))
 
     def _run(self, rest: list, kwargs: dict) -> Any:
         """The tf.function on the other arguments ``rest``, its outputs with the variables in place."""
@@ -336,8 +344,8 @@ class DonatingFunction:
         self._variables = [tf.Variable(x, trainable=False, shape=x.shape) for x in leaves]
         # the variables' type known to the per-call walks (hedera._nests, _quick_leaves), which
         # read the type cache only: the next call passes the variables back in
-        for v in self._variables[:1]:
-            backend_name_of_type(type(v))
+        if self._variables:
+            backend_name_of_type(type(self._variables[0]))
         self._positions, self._treedefs, self._specs, self._layout = positions, treedefs, specs, None
         self._build = None
         self._function = tf.function(self._traced, **self._options)
