@@ -48,9 +48,15 @@
  *   - whose keywords are all keys of the dict ``keywords``: each either at its default (the value
  *     there: the same object, an equal int or str, an equal float of the same sign), which the
  *     native does not get, or one whose value there is Ellipsis, which the native gets as it is,
+ *     or one whose value there is a tuple ``(default, pairs, types)``, a translated keyword: at
+ *     its default it is dropped; a value identical to ``pairs[2k]`` reaches the native as
+ *     ``pairs[2k + 1]`` (hd.float32 as torch.float32); one whose exact type is in ``types`` as it
+ *     is (a torch.dtype); any other value keeps the call off the native,
  *   - and, unless ``dtypes`` is None, whose array arguments (the first ``arity``, all of one type)
  *     have one ``.dtype`` that is (identically) one of the tuple ``dtypes`` (for a CURRENT front,
- *     which has no arrays: whose first argument's type is one of them: zeros(3), not zeros((3,))),
+ *     which has no arrays, ``dtypes`` is a tuple of tuples of types instead, one for each leading
+ *     positional argument, whose exact type must be one of its tuple's: zeros(3), not
+ *     zeros((3,)); full((3,), 1.0), not full((3,), a 0-d array)),
  *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
  * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
  * as the Python front would have (so the promise is about the answers native returns; its errors
@@ -78,7 +84,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 14
+#define FASTFRONT_ABI 15
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -286,6 +292,42 @@ key_types(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *
     return 1;
 }
 
+/* Whether a CURRENT front's condition is well formed: a tuple of 1 to min_nargs tuples of types. */
+static int
+leading_types_condition(PyObject *condition, Py_ssize_t min_nargs)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(condition);
+    if (count < 1 || count > min_nargs) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(condition, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the exact type of each leading argument args[i] is one of the tuple condition[i] (a
+ * CURRENT front's native common case; leading_types_condition). */
+static inline int
+leading_types_match(PyObject *condition, PyObject *const *args)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(condition);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *types = PyTuple_GET_ITEM(condition, i);
+        PyObject *type = (PyObject *)Py_TYPE(args[i]);
+        Py_ssize_t n = PyTuple_GET_SIZE(types), j = 0;
+        while (j < n && PyTuple_GET_ITEM(types, j) != type) {
+            j++;
+        }
+        if (j == n) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The target's __hedera_native__ (native, min_nargs, max_nargs, dtypes, keywords), checked: 1 with new
  * references in *native, *dtypes (NULL: no dtype condition) and *keywords, and the nargs, or 0 (none,
  * or malformed: the target is called as it is). */
@@ -321,8 +363,9 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
             *dtypes = NULL;
         }
         else if (PyTuple_CheckExact(condition)
-                 && ((state->arity >= 1 && *min_nargs >= state->arity) || (state->arity == CURRENT && *min_nargs >= 1))) {
-            Py_INCREF(condition); /* (a CURRENT front's: the exact types of its first argument) */
+                 && ((state->arity >= 1 && *min_nargs >= state->arity)
+                     || (state->arity == CURRENT && leading_types_condition(condition, *min_nargs)))) {
+            Py_INCREF(condition);
             *dtypes = condition;
         }
         else {
@@ -424,8 +467,36 @@ is_default(PyObject *value, PyObject *fallback)
     return equal == 1;
 }
 
+/* What the native gets for the value of a translated keyword (entry: (default, pairs, types), a
+ * borrowed reference from entry or the value itself), or NULL: a value it has no translation for. */
+static PyObject *
+translated_keyword(PyObject *entry, PyObject *value)
+{
+    if (PyTuple_GET_SIZE(entry) != 3) {
+        return NULL;
+    }
+    PyObject *pairs = PyTuple_GET_ITEM(entry, 1), *types = PyTuple_GET_ITEM(entry, 2);
+    if (!PyTuple_CheckExact(pairs) || !PyTuple_CheckExact(types)) {
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(pairs) - 1;
+    for (Py_ssize_t i = 0; i < n; i += 2) {
+        if (PyTuple_GET_ITEM(pairs, i) == value) {
+            return PyTuple_GET_ITEM(pairs, i + 1);
+        }
+    }
+    n = PyTuple_GET_SIZE(types);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyTuple_GET_ITEM(types, i) == (PyObject *)Py_TYPE(value)) {
+            return value;
+        }
+    }
+    return NULL;
+}
+
 /* The keywords the native gets, for a call whose keywords are all known to hit_native_keywords: each
- * at its default is dropped, each whose entry is Ellipsis is forwarded as it is. Returns 1 with
+ * at its default is dropped, each whose entry is Ellipsis is forwarded as it is, each translated one
+ * (translated_keyword) as its translation. Returns 1 with
  * *kept (a new tuple, or NULL: none) and the forwarded values appended to forwarded[nargs...], or 0
  * (an unknown keyword, one off its default, too many, or no memory: the shim decides). */
 static int
@@ -446,14 +517,24 @@ native_keywords(PyObject *keywords, PyObject *const *args, Py_ssize_t nargs, PyO
             return 0;
         }
         PyObject *value = args[nargs + i];
-        if (entry == Py_Ellipsis) {
-            names[count] = name;
-            forwarded[nargs + count] = value;
-            count++;
+        if (PyTuple_CheckExact(entry)) { /* a translated keyword: (default, pairs, types) */
+            if (is_default(value, PyTuple_GET_ITEM(entry, 0))) {
+                continue;
+            }
+            value = translated_keyword(entry, value);
+            if (value == NULL) {
+                return 0;
+            }
         }
-        else if (!is_default(value, entry)) {
-            return 0;
+        else if (entry != Py_Ellipsis) {
+            if (!is_default(value, entry)) {
+                return 0;
+            }
+            continue;
         }
+        names[count] = name;
+        forwarded[nargs + count] = value;
+        count++;
     }
     *kept = NULL;
     if (count == 0) {
@@ -548,15 +629,22 @@ same_shapes(PyObject *const *args, Py_ssize_t count)
  * hit_native_dtypes (and, under a shape condition, whose .shape are equal). */
 static PyObject *
 native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                PyObject **forwarded, PyObject **kept)
+                PyObject **forwarded, PyObject **kept, PyObject **keywords)
 {
+    *kept = NULL;
+    *keywords = NULL;
     if (state->hit_native == NULL || nargs < state->hit_native_min_nargs || nargs > state->hit_native_nargs) {
         return NULL;
     }
-    *kept = NULL;
-    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0
-        && !native_keywords(state->hit_native_keywords, args, nargs, kwnames, forwarded, kept)) {
-        return NULL;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
+        /* (a translated keyword's value is borrowed from this dict, which .dtype below may run Python
+         * code that drops: the caller holds it until the native returns) */
+        *keywords = state->hit_native_keywords;
+        Py_INCREF(*keywords);
+        if (!native_keywords(*keywords, args, nargs, kwnames, forwarded, kept)) {
+            Py_CLEAR(*keywords);
+            return NULL;
+        }
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
         forwarded[i] = args[i];
@@ -569,19 +657,18 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     }
     Py_ssize_t arrays = state->arity; /* >= 1 and <= the least nargs, or CURRENT (native_common_case) */
     if (arrays == CURRENT) {
-        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0])) {
-                Py_INCREF(native);
-                return native;
-            }
+        if (leading_types_match(allowed, args)) {
+            Py_INCREF(native);
+            return native;
         }
         Py_CLEAR(*kept);
+        Py_CLEAR(*keywords);
         return NULL;
     }
     for (Py_ssize_t i = 1; i < arrays; i++) {
         if (Py_TYPE(args[i]) != Py_TYPE(args[0])) {
             Py_CLEAR(*kept);
+            Py_CLEAR(*keywords);
             return NULL;
         }
     }
@@ -614,6 +701,7 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     if (!ok) {
         Py_DECREF(native);
         Py_CLEAR(*kept);
+        Py_CLEAR(*keywords);
         return NULL;
     }
     return native;
@@ -1039,14 +1127,9 @@ current_hit(FrontState *state, PyObject *const *args, Py_ssize_t nargs, int *nat
     }
     *native = 0;
     if (state->hit_native != NULL && nargs >= state->hit_native_min_nargs && nargs <= state->hit_native_nargs) {
-        PyObject *allowed = state->hit_native_dtypes; /* (the exact types of the first argument, which
-                                                       * min_nargs >= 1 ensures: native_common_case) */
-        Py_ssize_t n = allowed == NULL ? 0 : PyTuple_GET_SIZE(allowed);
-        int ok = allowed == NULL;
-        for (Py_ssize_t i = 0; !ok && i < n; i++) {
-            ok = PyTuple_GET_ITEM(allowed, i) == (PyObject *)Py_TYPE(args[0]);
-        }
-        if (ok) {
+        PyObject *allowed = state->hit_native_dtypes; /* (the exact types of the leading arguments, as
+                                                       * many as min_nargs at most: native_common_case) */
+        if (allowed == NULL || leading_types_match(allowed, args)) {
             *native = 1;
             return state->hit_native;
         }
@@ -1220,13 +1303,14 @@ front_call_checked(FrontState *state, PyObject *const *args, Py_ssize_t nargs, P
     }
     Py_INCREF(target); /* the cache is a dict that Python code may change during the call */
     PyObject *forwarded[MAX_FORWARDED];
-    PyObject *kept = NULL;
-    PyObject *native = native_for_call(state, args, nargs, kwnames, forwarded, &kept);
+    PyObject *kept, *keywords;
+    PyObject *native = native_for_call(state, args, nargs, kwnames, forwarded, &kept, &keywords);
     PyObject *result;
     if (native != NULL) { /* (the keywords at their defaults dropped) */
         result = PyObject_Vectorcall(native, forwarded, nargs, kept);
         Py_DECREF(native);
         Py_XDECREF(kept);
+        Py_XDECREF(keywords);
         if (result == NULL && PyErr_ExceptionMatches(PyExc_Exception)) {
             PyErr_Clear(); /* the shim decides (its answer, or its error): see the top of this file */
             result = PyObject_Vectorcall(target, args, nargs, kwnames);

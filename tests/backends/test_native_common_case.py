@@ -82,6 +82,16 @@ def _arity(qualname: str) -> int:
     return count
 
 
+def _translated(entry: tuple, value: Any) -> tuple[Any] | None:
+    """The C front's translation of a keyword's value (hedera/_fastfront.c, translated_keyword), as a
+    one-item tuple, or None: none."""
+    _, pairs, types = entry
+    for i in range(0, len(pairs), 2):
+        if pairs[i] is value:
+            return (pairs[i + 1],)
+    return (value,) if type(value) in types else None
+
+
 def _native_call(spec: tuple, qualname: str, args: tuple, kwargs: dict) -> dict | None:
     """The keywords the native gets where the C front calls it for this call, else None."""
     _, least, most, dtypes, keywords = spec[:5]
@@ -92,12 +102,20 @@ def _native_call(spec: tuple, qualname: str, args: tuple, kwargs: dict) -> dict 
     for name, value in kwargs.items():
         if name not in keywords:
             return None
-        if keywords[name] is Ellipsis:
+        entry = keywords[name]
+        if type(entry) is tuple:  # a translated keyword: (default, pairs, types)
+            if _is_default(value, entry[0]):
+                continue
+            translation = _translated(entry, value)
+            if translation is None:
+                return None
+            kept[name] = translation[0]
+        elif entry is Ellipsis:
             kept[name] = value
-        elif not _is_default(value, keywords[name]):
+        elif not _is_default(value, entry):
             return None
-    if dtypes is not None and not BY_QUALNAME[qualname].array_params:  # (the first argument's types)
-        if not any(type(args[0]) is t for t in dtypes):
+    if dtypes is not None and not BY_QUALNAME[qualname].array_params:  # (the leading arguments' types)
+        if not all(any(type(a) is t for t in types) for a, types in zip(args, dtypes, strict=False)):
             return None
     elif dtypes is not None:
         arrays = args[: _arity(qualname)]
@@ -109,6 +127,12 @@ def _native_call(spec: tuple, qualname: str, args: tuple, kwargs: dict) -> dict 
         if same_shape and any(a.shape != arrays[0].shape for a in arrays):
             return None
     return kept
+
+
+def _required(qualname: str) -> int:
+    """The positional parameters without a default."""
+    params = [p for p in BY_QUALNAME[qualname].signature if not isinstance(p, str)]
+    return sum(1 for p in params if p.default is None)
 
 
 def _outcome(fn, args, kwargs):
@@ -147,7 +171,12 @@ def _assert_same(got: Any, want: Any, where: str, values: bool = True) -> None:
 
 
 def _may_pass(name: str, value: Any, keywords: dict) -> bool:
-    return name in keywords and (keywords[name] is Ellipsis or _is_default(value, keywords[name]))
+    if name not in keywords:
+        return False
+    entry = keywords[name]
+    if type(entry) is tuple:
+        return _is_default(value, entry[0]) or _translated(entry, value) is not None
+    return entry is Ellipsis or _is_default(value, entry)
 
 
 def _marked_functions() -> list[tuple[str, str]]:
@@ -166,8 +195,10 @@ def test_shim_answers_as_its_native_does(backend, qualname):
 
     # drop: the case without the keywords that keep the C front off the native (still a valid call: they
     # are optional keyword-only parameters), so that most draws exercise the native common case
-    @given(case=_ROWS[qualname].cases, drop=st.booleans(), variant=st.booleans())
-    def check(case, drop, variant):
+    # spelling: dtypes as hedera's or as the framework's own (a translated keyword takes both)
+    @given(case=_ROWS[qualname].cases, drop=st.booleans(), variant=st.booleans(),
+           spelling=st.sampled_from(("hedera", "native")))  # fmt: skip
+    def check(case, drop, variant, spelling):
         kwargs = {k: v for k, v in case.kwargs.items() if not drop or _may_pass(k, v, keywords)}
         args = case.args
         if variant and type(args[0]) is tuple and len(args[0]) == 1:  # zeros((3,)) as zeros(3), too
@@ -179,8 +210,8 @@ def test_shim_answers_as_its_native_does(backend, qualname):
             except ValueError:
                 pass
         with hd.use_backend(backend):
-            args = for_backend(args, backend, "hedera")
-            kwargs = {k: for_backend(v, backend, "hedera") for k, v in kwargs.items()}
+            args = for_backend(args, backend, spelling)
+            kwargs = {k: for_backend(v, backend, spelling) for k, v in kwargs.items()}
             native_kwargs = _native_call(spec, qualname, args, kwargs)
             if native_kwargs is None:
                 return
@@ -210,8 +241,16 @@ class _Counting:
 #: i: int64, c: complex64, all with 3 elements
 _ROUTES = [
     ("torch", "add", ["add(x, x)", "add(i, i)"], ["add(x, i)", "add(c, c)", "add(x, 1.0)"]),
-    ("torch", "sum", ["sum(x)", "sum(x, axis=None, keepdims=False)"],
-     ["sum(x, axis=0)", "sum(x, dtype=hd.float64)"]),
+    ("torch", "sum", ["sum(x)", "sum(x, axis=None, keepdims=False)", "sum(x, dtype=hd.float64)",
+                      "sum(i, dtype=torch.float32)"],
+     ["sum(x, axis=0)", "sum(x, dtype='float64')", "sum(x, dtype=np.float64)"]),
+    ("torch", "prod", ["prod(x, dtype=hd.float32)", "prod(i, dtype=hd.int32)"], ["prod(x, dtype='float32')"]),
+    ("torch", "full", ["full((3,), 1.5)", "full([2], 1)", "full((3,), True, dtype=hd.float64)",
+                       "full((2,), 1j, device=torch.device('cpu'))"],
+     ["full(3, 1.5)", "full((3,), np.float32(1.5))", "full((3,), torch.tensor(1))", "full((3,), 1, dtype=hd.int32)",
+      "full((3,), 1.5, device='cpu')"]),
+    ("torch", "full_like", ["full_like(x, 2.0)", "full_like(x, 2, dtype=hd.float64, device=torch.device('cpu'))"],
+     ["full_like(i, 2)", "full_like(x, 2, dtype=hd.int8)", "full_like(x, 2, dtype=torch.float64)"]),
     ("torch", "tanh", ["tanh(x)"], ["tanh(c)"]),
     ("numpy", "sum", ["sum(x)", "sum(x, axis=0, keepdims=True)", "sum(x, dtype=None)"],
      ["sum(x, dtype=hd.float64)"]),
@@ -244,8 +283,13 @@ def test_front_calls_the_native_exactly_where_promised(
         name: hd.asarray(data.astype(dtype), backend=backend)
         for name, dtype in (("x", np.float32), ("i", np.int64), ("c", np.complex64))
     }
-    env = {"hd": hd, **arrays, qualname.partition(".")[0]: lookup(hd, qualname.partition(".")[0])}
+    env = {"hd": hd, "np": np, **arrays, qualname.partition(".")[0]: lookup(hd, qualname.partition(".")[0])}
+    if backend == "torch":
+        import torch
+
+        env["torch"] = torch
     switch = [hd.asarray(data, backend=other)] * _arity(qualname) or [3]
+    switch += [1.0] * (_required(qualname) - len(switch))  # (full's fill_value, say)
     for call, to_native in [(c, True) for c in native_calls] + [(c, False) for c in shim_calls]:
         # calls on another backend first (twice: the first may be a cache miss, which the Python front
         # decides): the front's last hit changes, so that it reads the patched spec at the next hit

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import inspect
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .. import dtypes as _hd_dtypes
@@ -327,7 +328,6 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
 
 # ---- finfo / iinfo: the standard's objects, with Python scalar fields ---------------------------
 
-from dataclasses import dataclass  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -470,13 +470,34 @@ def _named(f: Callable, name: str) -> Callable:
     return f
 
 
+@dataclass(frozen=True)
+class KeywordTranslation:
+    """How the C front passes a keyword of a native common case on to the native, off its default.
+
+    A value identical to a key of ``values`` reaches the native as that key's value (``hd.float32``
+    as ``torch.float32``: compared by identity, so a hedera dtype costs no ``__eq__``), a value
+    whose exact type is one of ``as_is`` as it is (a ``torch.dtype``); any other value sends the
+    call to the shim. The shim's promise covers every translated value: given the translation,
+    its answer is the native's.
+    """
+
+    values: Mapping[Any, Any]
+    as_is: tuple[type, ...] = ()
+
+    def entry(self, default: Any) -> tuple[Any, tuple[Any, ...], tuple[type, ...]]:
+        """The spec's entry for this keyword (hedera/_fastfront.c, translated_keyword)."""
+        pairs = tuple(item for pair in self.values.items() for item in pair)
+        return (default, pairs, tuple(self.as_is))
+
+
 def native_common_case(
     native: Callable[..., Any],
     nargs: int | tuple[int, int],
     dtypes: Sequence[Any] | None = None,
     forwarded: Sequence[str] = (),
     same_shape: bool = False,
-    first_types: Sequence[type] | None = None,
+    arg_types: Sequence[Sequence[type]] | None = None,
+    translated: Mapping[str, KeywordTranslation] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a conformance shim with its common case, which the C front then calls directly.
 
@@ -484,13 +505,15 @@ def native_common_case(
     ``nargs`` positional arguments (a number, or a ``(least, most)`` range), whose other
     parameters are left at their defaults (omitted, or passed by keyword as the default itself:
     the same object, an equal int or str, an equal float of the same sign), except those named in
-    ``forwarded``, which ``native`` takes by the same keyword with the same meaning, and whose
-    array arguments (the front's, all of one type) share a ``.dtype`` that is one of the objects
-    ``dtypes`` (compared by identity; ``None``: no condition), and, with ``same_shape`` (which
-    needs ``dtypes``), equal ``.shape``s; for a function without array arguments (a creation
-    function: ``first_types`` instead of ``dtypes``), whose first argument is of one of the types
-    ``first_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). ``native`` gets the positional
-    arguments and the forwarded keywords.
+    ``forwarded``, which ``native`` takes by the same keyword with the same meaning, and those
+    named in ``translated``, which ``native`` takes by the same keyword as the
+    :class:`KeywordTranslation` translates them, and whose array arguments (the front's, all of
+    one type) share a ``.dtype`` that is one of the objects ``dtypes`` (compared by identity;
+    ``None``: no condition), and, with ``same_shape`` (which needs ``dtypes``), equal ``.shape``s;
+    for a function without array arguments (a creation function: ``arg_types`` instead of
+    ``dtypes``), whose leading positional arguments are each of one of the types of their item
+    of ``arg_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). ``native`` gets the positional
+    arguments and the forwarded and translated keywords.
 
     The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
     frame (calling a Python function from C costs 60-80 ns more than calling a builtin); the
@@ -500,8 +523,10 @@ def native_common_case(
     error). tests/backends/test_native_common_case.py checks each promise.
     """
     least, most = (nargs, nargs) if isinstance(nargs, int) else nargs
+    translated = dict(translated or {})
     assert dtypes is not None or not same_shape, "the C front compares shapes where it compares dtypes"
-    assert dtypes is None or first_types is None, "dtypes of array arguments, or types of the first argument"
+    assert dtypes is None or arg_types is None, "dtypes of array arguments, or types of leading arguments"
+    assert arg_types is None or 1 <= len(arg_types) <= least, "types of arguments every such call has"
 
     def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
         # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
@@ -510,10 +535,14 @@ def native_common_case(
         later = positional[most:] + [p for p in params if p.kind is p.KEYWORD_ONLY]
         byname = [p for p in later if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         keywords: dict[str, Any] = {p.name: p.default for p in byname if p.default is not p.empty}
-        assert set(forwarded) <= {p.name for p in byname}, (shim, forwarded)
+        assert set(forwarded) | set(translated) <= {p.name for p in byname}, (shim, forwarded, translated)
+        assert not any(type(v) is tuple for v in keywords.values()), "a tuple entry is a translation"
         keywords.update(dict.fromkeys(forwarded, ...))
-        condition = dtypes if first_types is None else first_types
-        condition = None if condition is None else tuple(condition)
+        keywords.update({name: t.entry(keywords[name]) for name, t in translated.items()})
+        if arg_types is not None:
+            condition: tuple | None = tuple(tuple(types) for types in arg_types)
+        else:
+            condition = None if dtypes is None else tuple(dtypes)
         spec = (native, least, most, condition, keywords) + ((True,) if same_shape else ())
         shim.__hedera_native__ = spec  # type: ignore[attr-defined]
         return shim

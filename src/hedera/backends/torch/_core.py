@@ -15,7 +15,7 @@ import torch
 
 from ... import dtypes as _hd
 from ...errors import DtypeError, NotAnArrayError, UnsupportedError
-from .._common import parse_device, wrong_device_kind
+from .._common import KeywordTranslation, parse_device, wrong_device_kind
 
 BACKEND = "torch"
 
@@ -122,6 +122,18 @@ TORCH_DTYPES: dict[str, torch.dtype] = {
 
 for _name, _native in TORCH_DTYPES.items():
     _hd.register_native(_native, getattr(_hd, _name))
+
+#: a dtype keyword as the C front passes it to a torch function (native_common_case's ``translated``):
+#: hedera's dtypes as torch's, torch's as they are; what native_dtype returns for them
+DTYPE_KEYWORD = KeywordTranslation(
+    {getattr(_hd, name): native for name, native in TORCH_DTYPES.items()}, (torch.dtype,)
+)
+#: ``DTYPE_KEYWORD`` for the floating and complex dtypes only
+INEXACT_DTYPE_KEYWORD = KeywordTranslation(
+    {getattr(_hd, name): d for name, d in TORCH_DTYPES.items() if d.is_floating_point or d.is_complex}
+)
+#: a device keyword: a torch.device as it is (what native_device returns for it)
+DEVICE_KEYWORD = KeywordTranslation({}, (torch.device,))
 
 # names and numpy dtypes of a supported dtype -> the torch dtype (native_dtype handles torch and
 # hedera dtypes before this lookup)

@@ -14,7 +14,15 @@ import torch
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value, native_common_case
-from ._core import TORCH_DTYPES, default_complex, default_float, native_device, native_dtype
+from ._core import (
+    DEVICE_KEYWORD,
+    INEXACT_DTYPE_KEYWORD,
+    TORCH_DTYPES,
+    default_complex,
+    default_float,
+    native_device,
+    native_dtype,
+)
 
 __all__ = names_in("creation")  # the API table's creation rows
 
@@ -38,7 +46,7 @@ def _filled(make, shape, dtype, device):
     return make(*dims or ((),), dtype=native_dtype(dtype), device=native_device(device))
 
 
-@native_common_case(torch.arange, 1, first_types=(int,))  # (a negative n: torch raises, this shim answers)
+@native_common_case(torch.arange, 1, arg_types=((int,),))  # (a negative n: torch raises, this shim answers)
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     # torch.arange rejects empty ranges (stop on the wrong side of start)
     if (
@@ -85,7 +93,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     return out
 
 
-@native_common_case(torch.empty, 1, first_types=(int,))
+@native_common_case(torch.empty, 1, arg_types=((int,),))
 def empty(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.empty(shape)
@@ -138,6 +146,12 @@ def from_dlpack(x, /, *, device=None, copy=None):
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
+@native_common_case(
+    torch.full,
+    2,
+    arg_types=((tuple, list), (int, float, bool, complex)),  # (a 0-d tensor's dtype is the shim's)
+    translated={"dtype": INEXACT_DTYPE_KEYWORD, "device": DEVICE_KEYWORD},
+)  # (an int outside int64: torch raises, this shim explains)
 def full(shape, fill_value, *, dtype=None, device=None):
     kind = type(fill_value)
     if dtype is None and device is None and (kind is float or kind is complex or kind is bool):
@@ -157,7 +171,9 @@ def full(shape, fill_value, *, dtype=None, device=None):
     return torch.full(_shape(shape), fill_value, dtype=dt, device=dev)
 
 
-@native_common_case(torch.full_like, 2, _NOT_INTEGER)  # (only ints can fail to fit, in integers)
+@native_common_case(  # (only ints can fail to fit, in integers: x's dtype, or dtype's)
+    torch.full_like, 2, _NOT_INTEGER, translated={"dtype": INEXACT_DTYPE_KEYWORD, "device": DEVICE_KEYWORD}
+)
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     if dtype is None and device is None and type(fill_value) is not int:
         return torch.full_like(x, fill_value)  # (torch's parser charges ~250 ns for None keywords)
@@ -189,7 +205,7 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(torch.meshgrid(*arrays, indexing=indexing)) if arrays else ()
 
 
-@native_common_case(torch.ones, 1, first_types=(int,))
+@native_common_case(torch.ones, 1, arg_types=((int,),))
 def ones(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.ones(shape)
@@ -211,7 +227,7 @@ def triu(x, /, *, k=0):
     return torch.triu(x, k)
 
 
-@native_common_case(torch.zeros, 1, first_types=(int,))
+@native_common_case(torch.zeros, 1, arg_types=((int,),))
 def zeros(shape, *, dtype=None, device=None):
     if type(shape) is int and dtype is None and device is None:  # the common case, inline
         return torch.zeros(shape)

@@ -17,7 +17,7 @@ from ... import dtypes as _hd
 from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import native_common_case, normalize_axes, normalize_axis
-from ._core import TORCH_DTYPES, native_dtype
+from ._core import DTYPE_KEYWORD, TORCH_DTYPES, native_dtype
 
 __all__ = names_in("statistical")  # the API table's statistical rows
 
@@ -51,7 +51,7 @@ def _no_axis(x, dtype):
     return x.to(dtype or x.dtype, copy=True)
 
 
-@native_common_case(torch.sum, 1, _NOT_UNSIGNED)
+@native_common_case(torch.sum, 1, _NOT_UNSIGNED, translated={"dtype": DTYPE_KEYWORD})
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.sum(x)  # the common case, without torch's slower keyword parsing
@@ -65,8 +65,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return torch.sum(x, axis, keepdims, dtype=dt)
 
 
-@native_common_case(torch.prod, 1, _NOT_UNSIGNED)
-@native_common_case(torch.prod, 1, _NOT_UNSIGNED)
+@native_common_case(torch.prod, 1, _NOT_UNSIGNED, translated={"dtype": DTYPE_KEYWORD})
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     if dtype is None and axis is None and not keepdims and x.dtype not in _UNSIGNED:
         return torch.prod(x)  # the common case, without torch's slower keyword parsing
