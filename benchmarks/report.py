@@ -788,10 +788,24 @@ def _all_functions_section(d: dict, worst: int = 20) -> list[str]:
         for size, s in by_size.items()
         if s.get("undocumented_misses")
     ]
+    undecided = [
+        f"{backend} ({size}): " + ", ".join(f"`{f}`" for f in s["undecided_misses"])
+        for backend, by_size in summary.items()
+        for size, s in by_size.items()
+        if s.get("undecided_misses")
+    ]
     if any("undocumented_misses" in s for by_size in summary.values() for s in by_size.values()):
         lines += [
             "Above target and not among the exceptions docs/backends.md explains (its *Conformance that "
             "costs more than the native call* table): " + ("; ".join(unexplained) or "none") + ".",
+            "",
+        ]
+    if undecided:
+        lines += [
+            "Above the line by less than three standard errors of their paired estimate, which "
+            "cannot tell them from a pass (slow calls, whose pairs are few and noisy): "
+            + "; ".join(undecided)
+            + ".",
             "",
         ]
     for backend in sorted({r["backend"] for r in rows}):

@@ -81,9 +81,14 @@ def test_summary_names_the_misses_docs_do_not_explain():
         row("tan", 1, 1000.0, 1500.0),  # native + 1.5 us at 1 element: a miss
         row("exp", 1, 100.0, 900.0),  # 10x, but native + 0.9 us: within the 1-element target
     ]
+    rows[-2].added_paired_error_ns = 100.0  # tan: +1.5 us +- 0.1 us, 5 errors above the line
+    slow = row("tanh", 1, 1_900_000.0, 12_000.0)  # +12 us +- 7 us on a 1.9 ms call: undecided
+    slow.added_paired_error_ns = 7_000.0
+    rows.append(slow)
     summary = bench.all_functions_summary(rows)["numpy"]
     assert summary["1000"]["undocumented_misses"] == ["sin"]
     assert summary["1"]["undocumented_misses"] == ["tan"]
+    assert summary["1"]["undecided_misses"] == ["tanh"]
     assert summary["1000"]["over_1_25x"] == [documented, "sin"]
 
 
