@@ -329,7 +329,6 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
 # ---- finfo / iinfo: the standard's objects, with Python scalar fields ---------------------------
 
 
-
 @dataclass(frozen=True)
 class FInfo:
     """The standard's ``finfo`` object: Python ``float`` limits and ``int`` bits.
