@@ -46,4 +46,7 @@ def unique_inverse(x, /):
 
 
 def unique_values(x, /):
-    return _unique(x)
+    try:  # (np.unique flattens x itself: without return_inverse the shape is not needed)
+        return np.unique(x, equal_nan=False)
+    except TypeError:  # numpy < 1.24 has no equal_nan and keeps NaNs distinct already
+        return np.unique(x)
