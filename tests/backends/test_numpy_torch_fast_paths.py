@@ -187,3 +187,249 @@ def test_numpy_asarray_without_keywords_is_np_asarray():
         with pytest.raises(Exception) as checked:
             ns.asarray(bad, copy=True)
         assert type(fast.value) is type(checked.value) and str(fast.value) == str(checked.value)
+
+
+# ---- torch ----------------------------------------------------------------------------------
+
+_TORCH_DTYPE_NAMES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"]
+
+
+def _torch_arrays(dtype_name, shapes=((10,), (0,), (), (1,), (2, 5), (3, 1, 4))):
+    torch = pytest.importorskip("torch")
+    return [torch.from_numpy(np.ascontiguousarray(x)) for x in _np_arrays(np.dtype(dtype_name), shapes)]
+
+
+def _torch_outcome(f, *args, **kwargs):
+    """As _outcome, for torch results (a bool, a tensor or a tuple of them); errors by type."""
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = f(*args, **kwargs)
+        except Exception as error:
+            return (type(error).__name__,)
+
+    def described(o):
+        if isinstance(o, tuple):
+            return (type(o).__name__, *(described(i) for i in o))
+        if isinstance(o, torch.Tensor):
+            data = o.detach().resolve_conj().contiguous()
+            return (type(o), o.dtype, tuple(o.shape), o.stride(), data.numpy().tobytes())
+        return (type(o), o)
+
+    return described(out)
+
+
+def _assert_front(got, want):
+    """hd.f's outcome is the namespace's, where that is an answer (an error: hd.f's diagnosis of it)."""
+    assert got == want if len(want) > 1 else len(got) == 1, (got, want)
+
+
+def _all_isclose(torch, x1, x2, rtol, atol, equal_nan):
+    return bool(torch.all(hd.namespace("torch").isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+@pytest.mark.parametrize("dtype", _TORCH_DTYPE_NAMES)
+def test_torch_allclose_at_its_defaults_is_torch_allclose(dtype):
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    arrays = _torch_arrays(dtype)
+    tolerances = [(1e-05, 1e-08, False), (0.5, 1e-08, False), (1e-05, 2.0, True), (0, 0, False)]
+    for x1, x2 in itertools.product(arrays[:4], repeat=2):
+        for rtol, atol, equal_nan in tolerances:
+            if x1.shape == x2.shape:
+                want = _torch_outcome(torch.allclose, x1, x2, rtol, atol, equal_nan)
+            else:
+                want = _torch_outcome(_all_isclose, torch, x1, x2, rtol, atol, equal_nan)
+            kwargs = dict(rtol=rtol, atol=atol, equal_nan=equal_nan)
+            assert _torch_outcome(ns.allclose, x1, x2, **kwargs) == want, (x1, x2, kwargs)
+            _assert_front(_torch_outcome(hd.allclose, x1, x2, **kwargs), want)
+        want = _torch_outcome(ns.allclose, x1, x2, rtol=1e-05, atol=1e-08 + 0.0)
+        assert _torch_outcome(ns.allclose, x1, x2) == want
+        _assert_front(_torch_outcome(hd.allclose, x1, x2), want)
+
+
+def _old_einsum(torch, subscripts, *operands):
+    """torch.einsum with the shim's dtype rules (its spelling before the fast path)."""
+    from hedera.backends.torch._core import result_dtype
+
+    dt = operands[0].dtype
+    for o in operands[1:]:
+        if o.dtype is not dt:
+            dt = result_dtype(dt, o.dtype)
+    out = torch.einsum(subscripts, *[o if o.dtype is dt else o.to(dt) for o in operands])
+    return out if out.dtype is dt else out.to(dt)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64", "float32", "float64", "complex64"])
+def test_torch_einsum_of_two_operands_is_torch_einsum(dtype):
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    rng = np.random.default_rng(1)
+    a = torch.from_numpy((rng.standard_normal((2, 3, 4)) * 4).astype(dtype))
+    b = torch.from_numpy((rng.standard_normal((2, 4, 5)) * 4).astype(dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = torch.from_numpy(np.array([np.nan, -0.0, 3.0, np.inf]).astype(dtype))
+    cases = [
+        ("...ij,...jk->...ik", a, b),
+        ("bij,bjk->bik", a, b),
+        ("i,i->", v, v),
+        ("i,j->ij", v, v),
+        ("ii->i", a[0, :3, :3]),
+        ("ijk->", a),
+        ("bij,bjk,bkl->bil", a, b, b.transpose(1, 2)),  # three operands: torch.einsum's path
+        ("i,i->", v, v.to(torch.float64)),  # mixed dtypes: promoted first
+        ("i,i", v, v),  # no output spelled
+        ("i,i->", v, v[:2]),  # torch's own error
+    ]
+    for subscripts, *operands in cases:
+        want = _torch_outcome(_old_einsum, torch, subscripts, *operands)
+        assert _torch_outcome(ns.einsum, subscripts, *operands) == want, subscripts
+        _assert_front(_torch_outcome(hd.einsum, subscripts, *operands), want)
+
+
+def test_torch_einsum_traces_under_torch_compile():
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    compiled = torch.compile(lambda a, b: ns.einsum("ij,jk->ik", a, b), backend="eager", fullgraph=True)
+    a, b = torch.arange(6.0).reshape(2, 3), torch.arange(12.0).reshape(3, 4)
+    assert torch.equal(compiled(a, b), a @ b)
+
+
+def test_torch_asarray_without_keywords_is_torch_asarray():
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    objects = [[[False]], [1, 2], (1.5, -0.0), 3, 2.5, True, 1 - 2j, [], [[1, 2], [3, 4]], [2**62, -(2**62)]]
+    for obj in objects:
+        want = _torch_outcome(torch.asarray, obj, dtype=None, device=None, copy=None)
+        assert _torch_outcome(ns.asarray, obj) == want, obj
+        _assert_front(_torch_outcome(hd.asarray, obj, backend="torch"), want)
+    for bad in [[2**64], [1, "a"], [[1], [1, 2]]]:
+        fast, checked = _torch_outcome(ns.asarray, bad), _torch_outcome(ns.asarray, bad, device="cpu")
+        assert len(fast) == 1 and fast == checked, bad
+    x = torch.arange(3)
+    assert ns.asarray(x) is x
+
+
+def _old_diff(torch, x, axis, n):
+    return x.clone() if n == 0 else torch.diff(x, n=n, dim=axis, prepend=None, append=None)
+
+
+@pytest.mark.parametrize("dtype", _TORCH_DTYPE_NAMES)
+def test_torch_diff_without_prepend_or_append_is_torch_diff(dtype):
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    for x in _torch_arrays(dtype):
+        for axis, n in [(-1, 1), (0, 1), (0, 2), (1, 1), (-2, 3), (0, 0), (5, 1)]:
+            want = _torch_outcome(_old_diff, torch, x, axis, n)
+            assert _torch_outcome(ns.diff, x, axis=axis, n=n) == want, (x.shape, axis, n)
+            _assert_front(_torch_outcome(hd.diff, x, axis=axis, n=n), want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "float16", "float32", "float64"])
+def test_torch_searchsorted_without_sorter_is_torch_searchsorted(dtype):
+    torch = pytest.importorskip("torch")
+    from hedera.backends.torch._core import promote_all
+
+    ns = hd.namespace("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sorted_ = torch.from_numpy(
+            np.array([-np.inf, -2.5, -0.0, 0.0, 0.0, 1.5, 3.0, 3.0, np.nan]).astype(dtype)
+        )
+        values = torch.from_numpy(np.array([0.0, -0.0, 3.0, np.nan, np.inf, -7.0]).astype(dtype))
+    pairs = [
+        (sorted_, values),
+        (sorted_, values[2]),
+        (sorted_[:0], values),
+        (sorted_, values.to(torch.float64)),
+    ]
+    for x1, x2 in pairs:
+        for side in ["left", "right"]:
+            a, b = (x1, x2) if x1.dtype is x2.dtype else promote_all(x1, x2)
+            want = _torch_outcome(torch.searchsorted, a, b, side=side, sorter=None)
+            assert _torch_outcome(ns.searchsorted, x1, x2, side=side) == want
+            _assert_front(_torch_outcome(hd.searchsorted, x1, x2, side=side), want)
+
+
+def _old_result(result, f, x, **kwargs):
+    return result(*f(x, **kwargs))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_torch_qr_and_svd_at_their_defaults_are_torch_linalg(dtype):
+    torch = pytest.importorskip("torch")
+    from hedera.backends._common import QRResult, SVDResult
+
+    ns = hd.namespace("torch")
+    rng = np.random.default_rng(2)
+    for shape in [(1, 1), (2, 2), (3, 2), (2, 4), (2, 3, 3), (0, 2)]:
+        x = torch.from_numpy(rng.standard_normal(shape).astype(dtype))
+        for mode in ["reduced", "complete", "r"]:
+            want = _torch_outcome(_old_result, QRResult, torch.linalg.qr, x, mode=mode)
+            assert _torch_outcome(ns.linalg.qr, x, mode=mode) == want
+            _assert_front(_torch_outcome(hd.linalg.qr, x, mode=mode), want)
+        for full in [True, False]:
+            want = _torch_outcome(_old_result, SVDResult, torch.linalg.svd, x, full_matrices=full)
+            assert _torch_outcome(ns.linalg.svd, x, full_matrices=full) == want
+            _assert_front(_torch_outcome(hd.linalg.svd, x, full_matrices=full), want)
+        assert type(ns.linalg.qr(x)) is QRResult and type(hd.linalg.svd(x)) is SVDResult
+        assert ns.linalg.qr(x).R.shape[-1] == shape[-1] and hd.linalg.svd(x).Vh.shape[-1] == shape[-1]
+
+
+def test_torch_solve_of_one_shape_is_torch_linalg_solve():
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    rng = np.random.default_rng(3)
+    shapes = [((1, 1), (1, 1)), ((2, 2), (2, 2)), ((3, 2, 2), (3, 2, 2)), ((2,), (2,)), ((2, 2), (2,)),
+              ((2, 2, 2), (2, 2)), ((3, 3, 3), (3, 3)), ((2, 2), (2, 3)), ((0, 2, 2), (0, 2, 2))]  # fmt: skip
+    for s1, s2 in shapes:
+        for dtype in ["float32", "float64", "complex128"]:
+            x1 = torch.from_numpy(rng.standard_normal(s1).astype(dtype) + 3 * np.eye(s1[-1]).astype(dtype))
+            x2 = torch.from_numpy(rng.standard_normal(s2).astype(dtype))
+            want = _torch_outcome(ns.linalg.solve, x1, x2)  # (the shim's own path: the namespace)
+            _assert_front(_torch_outcome(hd.linalg.solve, x1, x2), want)
+            if s1 == s2 and len(s1) >= 2:
+                assert want == _torch_outcome(torch.linalg.solve, x1, x2)
+    # the standard's reading where torch's differs: x2 of shape x1.shape[:-1] is a stack of matrices
+    x1, x2 = torch.eye(3).expand(3, 3, 3), torch.arange(9.0).reshape(3, 3)
+    assert hd.linalg.solve(x1, x2).shape == (3, 3, 3)
+
+
+def _old_take(torch, x, indices, axis):
+    """The shim's general path: x[..., indices] along axis (torch.take for a 1-d x, int64 indices)."""
+    if x.ndim == 1 and indices.dtype is torch.int64 and axis in (None, 0, -1):
+        return torch.take(x, indices)
+    if axis is None and x.ndim != 1:
+        raise hd.InvalidArgumentError("axis")
+    return x[(slice(None),) * ((axis or 0) % x.ndim) + (indices.long(),)]
+
+
+@pytest.mark.parametrize("dtype", _TORCH_DTYPE_NAMES)
+def test_torch_take_where_cumulative_sum_are_torch(dtype):
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    for x in _torch_arrays(dtype, shapes=((10,), (1,), (0,), (2, 5))):
+        n = x.shape[0]
+        for indices in [
+            torch.arange(n) % max(n, 1),
+            -torch.arange(1, n + 1),
+            torch.arange(n, dtype=torch.int32),
+        ]:
+            for axis in [None, 0, -1]:
+                want = _torch_outcome(_old_take, torch, x, indices, axis)
+                assert _torch_outcome(ns.take, x, indices, axis=axis) == want, (x.shape, indices.dtype, axis)
+                _assert_front(_torch_outcome(hd.take, x, indices, axis=axis), want)
+        condition = torch.arange(x.numel()).reshape(x.shape) % 3 == 0
+        for other in [x.flip(0), x[:1], 2.5]:
+            if isinstance(other, float) and not x.dtype.is_floating_point:
+                continue
+            want = _torch_outcome(torch.where, condition, x, other)
+            assert _torch_outcome(ns.where, condition, x, other) == want
+            _assert_front(_torch_outcome(hd.where, condition, x, other), want)
+        for axis in range(-x.ndim, x.ndim):
+            if x.dtype is not torch.uint8:
+                want = _torch_outcome(torch.cumsum, x, axis)
+                assert _torch_outcome(ns.cumulative_sum, x, axis=axis) == want
+                _assert_front(_torch_outcome(hd.cumsum, x, axis=axis), want)
