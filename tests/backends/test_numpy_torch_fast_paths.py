@@ -351,6 +351,11 @@ def test_torch_searchsorted_without_sorter_is_torch_searchsorted(dtype):
             want = _torch_outcome(torch.searchsorted, a, b, side=side, sorter=None)
             assert _torch_outcome(ns.searchsorted, x1, x2, side=side) == want
             _assert_front(_torch_outcome(hd.searchsorted, x1, x2, side=side), want)
+    with pytest.raises(hd.InvalidArgumentError, match="side: expected 'left' or 'right'"):
+        ns.searchsorted(sorted_, values, side="middle")
+    for side in ["left", "right"]:  # a Python scalar x2: the general path, as x1's dtype
+        want = torch.searchsorted(sorted_, torch.tensor(3.0, dtype=sorted_.dtype), side=side)
+        assert torch.equal(ns.searchsorted(sorted_, 3.0, side=side), want)
 
 
 def _old_result(result, f, x, **kwargs):
