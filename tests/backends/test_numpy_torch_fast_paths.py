@@ -438,3 +438,104 @@ def test_torch_take_where_cumulative_sum_are_torch(dtype):
                 want = _torch_outcome(torch.cumsum, x, axis)
                 assert _torch_outcome(ns.cumulative_sum, x, axis=axis) == want
                 _assert_front(_torch_outcome(hd.cumsum, x, axis=axis), want)
+
+
+# ---- more of the same causes: result tuples, keywords at their defaults -------------------------
+
+
+def _old_tuple(result, f, *args, **kwargs):
+    return result(*f(*args, **kwargs))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_numpy_linalg_and_unique_results_are_their_namedtuples(dtype):
+    from hedera.backends import _common as c
+
+    ns = hd.namespace("numpy")
+    rng = np.random.default_rng(4)
+    for shape in [(1, 1), (3, 3), (2, 3, 3)]:
+        x = rng.standard_normal(shape).astype(dtype)
+        x = x + np.swapaxes(x, -1, -2).conj()  # (Hermitian, for eigh)
+        for got, want in [
+            (_outcome(ns.linalg.eigh, x), _outcome(_old_tuple, c.EighResult, np.linalg.eigh, x)),
+            (_outcome(ns.linalg.slogdet, x), _outcome(_old_tuple, c.SlogdetResult, np.linalg.slogdet, x)),
+            (_outcome(ns.linalg.qr, x), _outcome(_old_tuple, c.QRResult, np.linalg.qr, x, mode="reduced")),
+            (
+                _outcome(ns.linalg.svd, x),
+                _outcome(_old_tuple, c.SVDResult, np.linalg.svd, x, full_matrices=True),
+            ),
+            (_outcome(ns.unique_all, x), _outcome(_old_tuple, c.UniqueAllResult, np.unique_all, x)),
+            (_outcome(ns.unique_counts, x), _outcome(_old_tuple, c.UniqueCountsResult, np.unique_counts, x)),
+            (
+                _outcome(ns.unique_inverse, x),
+                _outcome(_old_tuple, c.UniqueInverseResult, np.unique_inverse, x),
+            ),
+        ]:
+            assert got == want
+    assert type(ns.linalg.eigh(x)) is c.EighResult and type(hd.unique_counts(x)) is c.UniqueCountsResult
+    assert type(hd.linalg.slogdet(x)) is c.SlogdetResult and hd.linalg.slogdet(x).logabsdet.shape == (2,)
+
+
+@pytest.mark.parametrize("dtype", _NP_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_numpy_tril_triu_var_std_are_numpy(dtype):
+    ns = hd.namespace("numpy")
+    for x in _np_arrays(dtype):
+        for k in [0, -1, 2]:
+            for f, native in [(ns.tril, np.tril), (ns.triu, np.triu)]:
+                if x.ndim < 2:
+                    with pytest.raises(hd.ShapeError, match="at least two dimensions"):
+                        f(x, k=k)
+                else:
+                    assert _outcome(f, x, k=k) == _outcome(native, x, k)
+        if np.dtype(dtype).kind in "fc":
+            for correction, axis, keepdims in [
+                (0, None, False),
+                (0.0, 0, True),
+                (1, None, False),
+                (1.5, -1, False),
+            ]:
+                if axis is not None and x.ndim == 0:
+                    continue
+                for f, native in [(hd.var, np.var), (hd.std, np.std), (ns.var, np.var)]:
+                    want = _outcome(native, x, axis=axis, ddof=correction, keepdims=keepdims)
+                    assert _outcome(f, x, axis=axis, correction=correction, keepdims=keepdims) == want
+
+
+def _old_sort(torch, x, axis, descending, stable):
+    return torch.sort(x, dim=axis, descending=descending, stable=stable).values
+
+
+@pytest.mark.parametrize("dtype", _TORCH_DTYPE_NAMES)
+def test_torch_sort_unstable_and_of_integers_is_torch_sort(dtype):
+    torch = pytest.importorskip("torch")
+    ns = hd.namespace("torch")
+    for x in _torch_arrays(dtype):
+        for axis, descending, stable in itertools.product([-1, 0], [False, True], [False, True]):
+            if x.ndim == 0 and axis == 0:
+                continue
+            old_stable = stable and (x.dtype.is_floating_point or x.dtype.is_complex)
+            want = _torch_outcome(_old_sort, torch, x, axis, descending, old_stable)
+            assert _torch_outcome(ns.sort, x, axis=axis, descending=descending, stable=stable) == want
+            _assert_front(_torch_outcome(hd.sort, x, axis=axis, descending=descending, stable=stable), want)
+
+
+def test_torch_cholesky_and_eigh_are_torch_linalg():
+    torch = pytest.importorskip("torch")
+    from hedera.backends._common import EighResult
+
+    ns = hd.namespace("torch")
+    rng = np.random.default_rng(5)
+    for shape, dtype in itertools.product([(1, 1), (3, 3), (2, 3, 3)], ["float32", "float64", "complex64"]):
+        a = rng.standard_normal(shape).astype(dtype)
+        x = torch.from_numpy(a @ np.swapaxes(a, -1, -2).conj() + 3 * np.eye(shape[-1], dtype=dtype))
+        for upper in [False, True]:
+            want = _torch_outcome(torch.linalg.cholesky, x, upper=upper)
+            assert _torch_outcome(ns.linalg.cholesky, x, upper=upper) == want
+            assert _torch_outcome(hd.linalg.cholesky, x, upper=upper) == want
+        want = _torch_outcome(_old_tuple, EighResult, torch.linalg.eigh, x)
+        assert _torch_outcome(ns.linalg.eigh, x) == want and _torch_outcome(hd.linalg.eigh, x) == want
+    assert type(hd.linalg.eigh(x)) is EighResult
+    not_positive = -torch.eye(2)  # torch's own error, as before
+    assert _torch_outcome(ns.linalg.cholesky, not_positive) == _torch_outcome(
+        torch.linalg.cholesky, not_positive
+    )

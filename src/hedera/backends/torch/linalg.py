@@ -24,8 +24,9 @@ svdvals = torch.linalg.svdvals
 _new = tuple.__new__
 
 
+@native_common_case(torch.linalg.cholesky, 1, forwarded=("upper",))  # (upper=False, its default: unparsed)
 def cholesky(x, /, *, upper=False):
-    return torch.linalg.cholesky(x, upper=upper)
+    return torch.linalg.cholesky(x) if upper is False else torch.linalg.cholesky(x, upper=upper)
 
 
 @native_common_case(torch.linalg.cross, 2, tuple(TORCH_DTYPES.values()))
@@ -58,7 +59,7 @@ def diagonal(x, /, *, offset=0):
 
 
 def eigh(x, /):
-    return EighResult(*torch.linalg.eigh(x))
+    return _new(EighResult, torch.linalg.eigh(x))
 
 
 @native_common_case(torch.linalg.matrix_norm, 1)
