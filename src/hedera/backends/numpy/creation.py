@@ -21,18 +21,27 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    if dtype is None and device is None and copy is None:  # the common case: nothing to convert or check
+        out = np.asarray(obj)
+        if out.dtype.kind == "O" and not (isinstance(obj, np.ndarray) and obj.dtype == object):
+            _not_numbers(obj)
+        return out
     check_device(device)
     dt = native_dtype(dtype)
     if dt is not None and dt.kind in "iu" and not isinstance(obj, (np.ndarray, np.generic)):
         _check_ints_fit(obj, dt)  # numpy < 2 wraps Python ints that do not fit (300 as uint8 is 44)
     out = np.array(obj, dtype=dt, copy=True) if copy is True else np.asarray(obj, dtype=dt)
     if out.dtype == object and not (isinstance(obj, np.ndarray) and obj.dtype == object):
-        raise InvalidArgumentError(
-            f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
-        )
+        _not_numbers(obj)
     if copy is False and out is not obj and not (isinstance(obj, np.ndarray) and np.shares_memory(out, obj)):
         raise InvalidArgumentError("copy=False: asarray would need to copy obj")
     return out
+
+
+def _not_numbers(obj):
+    raise InvalidArgumentError(
+        f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
+    )
 
 
 def _check_ints_fit(obj, dt):
@@ -127,6 +136,12 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    if dtype is None and device is None:
+        t1, t2 = start.__class__, stop.__class__
+        if (t1 is float or t1 is int) and (t2 is float or t2 is int):
+            # np.linspace's own dtype for Python reals is float64, the one below; without dtype= it
+            # skips its np.issubdtype test of it (~0.5 us), and positional arguments parse faster
+            return np.linspace(start, stop, num, endpoint)
     check_device(device)
     dt = native_dtype(dtype)
     if dt is None:
@@ -148,10 +163,18 @@ def ones(shape, *, dtype=None, device=None):
     return np.ones(shape, dtype=native_dtype(dtype) or np.float64)
 
 
-@native_common_case(np.ones_like, 1)
 def ones_like(x, /, *, dtype=None, device=None):
-    check_device(device)
-    return np.ones_like(x, dtype=native_dtype(dtype))
+    if device is not None:
+        check_device(device)
+    dt = None if dtype is None else native_dtype(dtype)
+    if x.__class__ is np.ndarray:
+        # np.ones_like's answer (np.empty_like, then copyto(out, 1, casting="unsafe"), which writes what
+        # fill(1) writes into these kinds) without its ~0.5 us of Python
+        out = np.empty_like(x, dt)
+        if out.dtype.kind in "biufc":
+            out.fill(1)
+            return out
+    return np.ones_like(x, dtype=dt)
 
 
 def tril(x, /, *, k=0):
@@ -165,6 +188,8 @@ def triu(x, /, *, k=0):
 
 
 def _check_matrices(fname, x):
+    if x.__class__ is np.ndarray and x.ndim > 1:  # (np.ndim: ~0.15 us)
+        return
     if np.ndim(x) < 2:  # np.tril reads a 1-d x as a row repeated into a square matrix
         raise ShapeError(f"{fname}: x must have at least two dimensions, got shape {np.shape(x)}")
 

@@ -100,7 +100,8 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
     if mode != "constant":
         check_pad_mode(mode)
-    widths = normalize_pad_width(pad_width, np.ndim(x))
+    exact = x.__class__ is np.ndarray  # (its .ndim and .shape, not np.ndim's and np.shape's ~0.2 us each)
+    widths = normalize_pad_width(pad_width, x.ndim if exact else np.ndim(x))
     if not widths:  # a 0-d array has no axes to pad (np.pad cannot read an empty pad_width)
         return np.array(x, copy=True)
     if mode == "constant":
@@ -108,10 +109,11 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
         if (kind is float or kind is int) and type(x) is np.ndarray and x.dtype.kind in "fc":
             return _pad_constant(x, widths, constant_values)
         return np.pad(x, widths, mode="constant", constant_values=constant_values)
-    shape = np.shape(x)
-    for axis, (before, after) in enumerate(widths):
-        if (before or after) and shape[axis] == 0:
-            raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
+    if not exact or not x.size:  # (an empty axis makes x empty)
+        shape = np.shape(x)
+        for axis, (before, after) in enumerate(widths):
+            if (before or after) and shape[axis] == 0:
+                raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
     return np.pad(x, widths, mode=mode)
 
 

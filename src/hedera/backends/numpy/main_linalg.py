@@ -12,6 +12,8 @@ matmul = np.matmul
 
 
 def matrix_transpose(x, /):
+    if x.__class__ is np.ndarray and x.ndim > 1:  # (np.swapaxes calls this method, after ~0.5 us of Python)
+        return x.swapaxes(-1, -2)
     if np.ndim(x) < 2:
         raise ValueError("matrix_transpose: x must have at least two dimensions")
     return np.swapaxes(x, -1, -2)

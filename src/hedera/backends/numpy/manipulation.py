@@ -42,6 +42,8 @@ def permute_dims(x, /, axes):
 def repeat(x, repeats, /, *, axis=None):
     if repeats.__class__ is not np.ndarray or repeats.dtype.kind not in "iu":
         check_integer_indices("repeat", "repeats", repeats)  # numpy casts booleans
+    if x.__class__ is np.ndarray:  # (np.repeat calls this method, after ~0.5 us of Python)
+        return x.repeat(repeats, axis)
     return np.repeat(x, repeats, axis=axis)
 
 

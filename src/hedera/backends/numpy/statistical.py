@@ -72,11 +72,15 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return np.sum(x, axis=axis, dtype=native_dtype(dtype), keepdims=keepdims)
 
 
-@native_common_case(np.std, 1, forwarded=("axis", "keepdims"))
+#: NumPy >= 2's var and std take correction= (as ddof=): the native common case forwards it
+_CORRECTION = ("correction",) if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else ()
+
+
+@native_common_case(np.std, 1, forwarded=("axis", "keepdims", *_CORRECTION))
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     return np.std(x, axis=axis, ddof=correction, keepdims=keepdims)
 
 
-@native_common_case(np.var, 1, forwarded=("axis", "keepdims"))
+@native_common_case(np.var, 1, forwarded=("axis", "keepdims", *_CORRECTION))
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     return np.var(x, axis=axis, ddof=correction, keepdims=keepdims)

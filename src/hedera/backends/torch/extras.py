@@ -26,6 +26,9 @@ __all__ = names_in("extra")  # the API table's extra rows
 cumsum = cumulative_sum
 cumprod = cumulative_prod
 
+#: what torch.einsum calls (torch/functional.py) for two operands or fewer
+_einsum = torch._VF.einsum
+
 
 # (torch.isclose itself for two tensors of one dtype and shape: the C front skips this frame, and the
 # keywords at their defaults, which torch parses for about 0.4 us)
@@ -42,11 +45,20 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     return torch.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
+# (torch.allclose itself for two tensors of one dtype and shape, as isclose above: the keywords at
+# their defaults, even positional, cost torch's parser ~1 us at 1 element)
+@native_common_case(
+    torch.allclose, 2, tuple(TORCH_DTYPES.values()), forwarded=("rtol", "atol", "equal_nan"), same_shape=True
+)
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether ``|x1 - x2| <= atol + rtol * |x2|`` everywhere (broadcasting); a Python bool."""
     plain = type(x1) is torch.Tensor and type(x2) is torch.Tensor
     if plain and x1.dtype is x2.dtype and x1.shape == x2.shape:
-        return torch.allclose(x1, x2, rtol, atol, equal_nan)  # the common case: isclose, all and item in one
+        # the common case: isclose, all and item in one (torch's own defaults, unparsed, where they are ours)
+        if rtol.__class__ is float and atol.__class__ is float and equal_nan is False:
+            if rtol == 1e-05 and atol == 1e-08:
+                return torch.allclose(x1, x2)
+        return torch.allclose(x1, x2, rtol, atol, equal_nan)
     return bool(torch.all(isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
@@ -62,7 +74,18 @@ def einsum(subscripts, /, *operands):
         raise UnsupportedError(f"einsum: {LIMITATIONS['einsum']}")
     if mixed:
         operands = [o if o.dtype is dt else o.to(dt) for o in operands]
-    out = torch.einsum(subscripts, *operands)
+    if (
+        len(operands) <= 2
+        and subscripts.__class__ is str
+        and operands[0].__class__ is torch.Tensor
+        and operands[-1].__class__ is torch.Tensor
+        and not torch.compiler.is_compiling()  # (dynamo cannot trace the binding: torch.einsum, below)
+    ):
+        # torch.einsum's own call for at most two plain tensors (no __torch_function__ to hand them
+        # to, no contraction path to plan), without its ~4 us of Python (an import statement per call)
+        out = _einsum(subscripts, operands)
+    else:
+        out = torch.einsum(subscripts, *operands)
     return out if out.dtype is dt else out.to(dt)  # torch sums small integers in int64
 
 

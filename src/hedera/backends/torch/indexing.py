@@ -61,15 +61,19 @@ def _positive_steps(x, index):
     return tuple(axes), tuple(out)
 
 
+_TENSOR, _INT64, _take = torch.Tensor, torch.int64, torch.take
+
+
 def _get(x, axes, index):
     return (torch.flip(x, axes) if axes else x)[index]
 
 
 def take(x, indices, /, *, axis=None):
     # the common case: a 1-d x and integer indices, whose flat torch.take takes negative indices too
-    if type(indices) is torch.Tensor and indices.dtype is torch.int64 and x.ndim == 1:
+    # (module constants: each torch.<name> is a global and an attribute lookup)
+    if indices.__class__ is _TENSOR and indices.dtype is _INT64 and x.ndim == 1:
         if axis is None or axis == 0 or axis == -1:
-            return torch.take(x, indices)
+            return _take(x, indices)
     if axis is None:
         if x.ndim != 1:
             raise InvalidArgumentError("axis: must be given for arrays of more than one dimension")

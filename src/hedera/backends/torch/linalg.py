@@ -19,9 +19,14 @@ inv = torch.linalg.inv
 matrix_power = torch.linalg.matrix_power
 svdvals = torch.linalg.svdvals
 
+#: a result tuple (QRResult, SVDResult) of a torch result's fields: tuple.__new__ without the
+#: namedtuple's Python __new__
+_new = tuple.__new__
 
+
+@native_common_case(torch.linalg.cholesky, 1, forwarded=("upper",))  # (upper=False, its default: unparsed)
 def cholesky(x, /, *, upper=False):
-    return torch.linalg.cholesky(x, upper=upper)
+    return torch.linalg.cholesky(x) if upper is False else torch.linalg.cholesky(x, upper=upper)
 
 
 @native_common_case(torch.linalg.cross, 2, tuple(TORCH_DTYPES.values()))
@@ -54,7 +59,7 @@ def diagonal(x, /, *, offset=0):
 
 
 def eigh(x, /):
-    return EighResult(*torch.linalg.eigh(x))
+    return _new(EighResult, torch.linalg.eigh(x))
 
 
 @native_common_case(torch.linalg.matrix_norm, 1)
@@ -83,13 +88,18 @@ def pinv(x, /, *, rtol=None):
 
 
 def qr(x, /, *, mode="reduced"):
-    return QRResult(*torch.linalg.qr(x, mode=mode))
+    # (torch's default mode unparsed, and the result's fields taken as they are: QRResult(*out) runs
+    # the namedtuple's Python __new__)
+    return _new(QRResult, torch.linalg.qr(x) if mode == "reduced" else torch.linalg.qr(x, mode))
 
 
 def slogdet(x, /):
     return SlogdetResult(*torch.linalg.slogdet(x))
 
 
+# (torch.linalg.solve itself for two tensors of one dtype and shape: a stack of matrices x2, which it
+# reads as the standard does; where they are vectors, torch raises and this shim answers)
+@native_common_case(torch.linalg.solve, 2, tuple(TORCH_DTYPES.values()), same_shape=True)
 def solve(x1, x2, /):
     # the standard treats a 1-d x2 as a vector and anything else as a stack of matrices;
     # torch also reads x2 of shape x1.shape[:-1] as a stack of vectors
@@ -103,7 +113,10 @@ def solve(x1, x2, /):
 
 
 def svd(x, /, *, full_matrices=True):
-    return SVDResult(*torch.linalg.svd(x, full_matrices=full_matrices))
+    # (as qr: torch's default unparsed, the fields taken as they are)
+    return _new(
+        SVDResult, torch.linalg.svd(x) if full_matrices is True else torch.linalg.svd(x, full_matrices)
+    )
 
 
 def trace(x, /, *, offset=0, dtype=None):

@@ -164,14 +164,17 @@ def _plain_axis(x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if type(axis) is int and dtype is None and not include_initial and x.dtype not in _UNSIGNED_SET:
+    if type(axis) is int and dtype is None and include_initial is False and x.dtype not in _UNSIGNED_SET:
         n = x.ndim
         if -n <= axis < n:  # the common case, straight to torch (no call of _plain_axis)
-            return torch.cumsum(x, axis)
+            return _cumsum(x, axis)
     plain = _plain_axis(x, axis, dtype, include_initial)
     if plain is not None:
         return torch.cumsum(x, plain)
     return _cumulative(torch.cumsum, 0, x, axis, dtype, include_initial)
+
+
+_cumsum = torch.cumsum  # (a module constant: torch.cumsum is a global and an attribute lookup)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):

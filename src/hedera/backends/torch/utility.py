@@ -32,6 +32,8 @@ def any(x, /, *, axis=None, keepdims=False):
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    if prepend is None and append is None:  # the common case: positional (torch parses a keyword ~0.2 us)
+        return x.clone() if n == 0 else torch.diff(x, n, axis)
     # torch.diff wants prepend/append of x's rank and dtype; the standard broadcasts them
     if prepend is not None:
         prepend = _edge(x, prepend, axis)
