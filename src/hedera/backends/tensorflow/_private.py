@@ -55,6 +55,7 @@ __all__ = [
     "gen_linalg_ops",
     "gen_math_ops",
     "gen_spectral_ops",
+    "own_op",
 ]
 
 #: the private names this TensorFlow lacks, each replaced by its public fallback
@@ -116,6 +117,12 @@ class PlainOps:
             value = inner
         setattr(self, name, value)
         return value
+
+
+def own_op(ops: Any, name: str) -> Any:
+    """The generated op function ``name`` as TensorFlow exports it (``tf.math.sin``, with TF's
+    WeakTensor wrapper where it has one), from ``ops`` (a :class:`PlainOps` or the fallback)."""
+    return getattr(getattr(ops, "_module", ops), name)
 
 
 try:

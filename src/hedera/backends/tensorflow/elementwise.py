@@ -41,6 +41,7 @@ from ._core import (
 )
 from ._private import gen_bitwise_ops as _gb
 from ._private import gen_math_ops as _gm
+from ._private import own_op
 
 __all__ = names_in("elementwise")  # the API table's elementwise rows
 
@@ -48,20 +49,22 @@ _PY_SCALAR_TYPES = frozenset((bool, int, float, complex))
 
 # ---- unary functions TensorFlow computes as the standard says --------------------------
 
-acos = _gm.acos
-acosh = _gm.acosh
-asin = _gm.asin
-asinh = _gm.asinh
-atan = _gm.atan
-atanh = _gm.atanh
-cos = _gm.cos
-cosh = _gm.cosh
-exp = _gm.exp
-logical_not = _gm.logical_not
-sin = _gm.sin
-sinh = _gm.sinh
-square = _gm.square
-tan = _gm.tan
+# (TF's own functions, as tf.math exports them: hd.sin *is* tf.math.sin, at the native call's cost;
+# the shims below call the ops without TF's WeakTensor wrappers, _private.PlainOps)
+acos = own_op(_gm, "acos")
+acosh = own_op(_gm, "acosh")
+asin = own_op(_gm, "asin")
+asinh = own_op(_gm, "asinh")
+atan = own_op(_gm, "atan")
+atanh = own_op(_gm, "atanh")
+cos = own_op(_gm, "cos")
+cosh = own_op(_gm, "cosh")
+exp = own_op(_gm, "exp")
+logical_not = own_op(_gm, "logical_not")
+sin = own_op(_gm, "sin")
+sinh = own_op(_gm, "sinh")
+square = own_op(_gm, "square")
+tan = own_op(_gm, "tan")
 conj = tf.math.conj  # the identity on real input
 real = tf.math.real
 imag = tf.math.imag
