@@ -366,3 +366,38 @@ def test_ones_like_with_a_device_matches_tf(name) -> None:
         _same(hd.ones_like(x, dtype=hd.float64, device="cpu"), tf.ones_like(x, dtype=tf.float64))
     with pytest.raises(hd.errors.UnsupportedError):
         hd.ones_like(tf.zeros(2), device="gpu:7")
+
+
+def test_cross_and_solve_eager_paths_match_the_graph_path() -> None:
+    """The eager paths try TF's op for any two eager tensors (it refuses complex cross, mixed dtypes,
+    shapes to broadcast): their answers are the general path's (inside tf.function), where it refuses
+    too."""
+
+    def general(f, *args):
+        return tf.function(lambda *a: f(*a))(*args)
+
+    a = RNG.standard_normal((2, 3))
+    b = RNG.standard_normal((2, 3))
+    cross_cases = [
+        (tf.constant(a, tf.float32), tf.constant(b, tf.float32)),
+        (tf.constant(a, tf.float32), tf.constant(b, tf.float64)),  # promoted
+        (tf.constant(a + 1j * b, tf.complex64), tf.constant(b - 2j * a, tf.complex64)),  # no kernel
+        (tf.constant(a[0], tf.float32), tf.constant(b, tf.float32)),  # broadcast
+        (tf.constant([[1, 2, 3]], tf.uint8), tf.constant([[3, 2, 1]], tf.uint8)),  # wraps
+        (tf.constant([[1, 2, 3]], tf.int32), tf.constant([[3, 2, 100]], tf.int32)),
+    ]
+    for x1, x2 in cross_cases:
+        _same_bits(hd.linalg.cross(x1, x2), general(hd.linalg.cross, x1, x2), f"cross {x1.dtype} {x2.dtype}")
+    m = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    solve_cases = [
+        (m, tf.constant([[1.0], [2.0]])),
+        (m, tf.constant([[1.0], [2.0]], tf.float64)),  # promoted
+        (m, tf.constant([1.0, 2.0])),  # a vector
+        (tf.stack([m, 2 * m]), tf.constant([[1.0], [2.0]])),  # batches broadcast
+        (tf.cast(m, tf.complex128), tf.constant([[1.0 + 1j], [2.0]], tf.complex128)),
+    ]
+    for x1, x2 in solve_cases:
+        _same_bits(hd.linalg.solve(x1, x2), general(hd.linalg.solve, x1, x2), f"solve {x1.shape} {x2.shape}")
+    for f in (hd.linalg.solve, hd.linalg.cross):  # no kernel, and no general answer either
+        with pytest.raises(hd.errors.DtypeError):
+            f(tf.constant([[1, 2, 3]] * 3), tf.constant([[1, 2, 3]] * 3, tf.int64) > 0)

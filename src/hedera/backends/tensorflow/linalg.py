@@ -16,7 +16,6 @@ from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult, normalize_axes, normalize_axis
 from ._core import (
-    _COMPLEX_ENUMS,
     _EAGER,
     COMPLEX,
     INEXACT,
@@ -40,18 +39,20 @@ def cholesky(x, /, *, upper=False):
     return tf.linalg.adjoint(lower) if upper else lower
 
 
+_REFUSED = (tf.errors.InvalidArgumentError, TypeError)
+
+
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along ``axis`` (of the broadcast shape)."""
     # the common case: one real dtype, the last axis: TF's own op, not ~15 ops. The op checks the
     # shapes itself (one shape, 3 along the last axis) and raises where they differ: then the
     # general path below broadcasts, or names the problem
-    if axis == -1 and type(axis) is int and type(x1) is _EAGER and type(x2) is _EAGER:
-        enum = x1._datatype_enum()
-        if enum == x2._datatype_enum() and enum not in _COMPLEX_ENUMS:
-            try:
-                return gen_math_ops.cross(x1, x2)
-            except tf.errors.InvalidArgumentError:
-                pass
+    # (TF's op refuses complex tensors and mixed dtypes itself: checking the dtypes first cost ~0.3 us)
+    if type(x1) is _EAGER and type(x2) is _EAGER and axis == -1 and type(axis) is int:
+        try:
+            return gen_math_ops.cross(x1, x2)
+        except _REFUSED:
+            pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     shape = broadcast_shape(shape_list(x1), shape_list(x2))
     x1, x2 = tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
@@ -268,13 +269,13 @@ def slogdet(x, /):
 
 def solve(x1, x2, /):
     """The solution of ``x1 @ out = x2``; a 1-d ``x2`` is a vector, else a stack of matrices (broadcast)."""
-    if type(x1) is _EAGER and type(x2) is _EAGER and x1._datatype_enum() == x2._datatype_enum():
+    if type(x1) is _EAGER and type(x2) is _EAGER:
         # the common case, nothing to promote or broadcast: tf.linalg.solve, TF's op. It refuses
-        # what it cannot solve as given (a vector x2, batches to broadcast, a singular x1): then
-        # the general path below runs (and raises where that is the answer)
+        # what it cannot solve as given (mixed dtypes, a vector x2, batches to broadcast, a singular
+        # x1): then the general path below runs (and raises where that is the answer)
         try:
             return gen_linalg_ops.matrix_solve(x1, x2)
-        except tf.errors.InvalidArgumentError:
+        except _REFUSED:
             pass
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
     s1 = shape_list(x1)
