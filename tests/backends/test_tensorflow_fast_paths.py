@@ -401,3 +401,42 @@ def test_cross_and_solve_eager_paths_match_the_graph_path() -> None:
     for f in (hd.linalg.solve, hd.linalg.cross):  # no kernel, and no general answer either
         with pytest.raises(hd.errors.DtypeError):
             f(tf.constant([[1, 2, 3]] * 3), tf.constant([[1, 2, 3]] * 3, tf.int64) > 0)
+
+
+def test_scatter_nd_shape_operands_match_tf() -> None:
+    """The cached shape operand (a tuple or list of exact ints, per index dtype) gives TF's answer,
+    and any other shape (floats, bools, tensors, negative sizes) is TF's own to convert or refuse."""
+    updates = tf.constant([1.5, -2.0, 4.0])
+    for index_dtype in (tf.int32, tf.int64):
+        indices = tf.constant([[0], [2], [2]], index_dtype)
+        for shape in (
+            (4,),
+            [4],
+            (3,),
+            (5,),
+            [5],
+            (4.0,),
+            (True,),
+            (tf.constant(4, index_dtype),),
+            (-4,),
+            *([(2**40,)] if index_dtype is tf.int32 else []),  # (int64: a 4 TB allocation to refuse)
+        ):
+            for _ in range(2):  # (a miss, then a hit)
+                got = _outcome(hd.scatter_nd, indices, updates, shape)
+                want = _outcome(tf.scatter_nd, indices, updates, shape)
+                assert isinstance(got, Exception) == isinstance(want, Exception), (
+                    shape,
+                    index_dtype,
+                    got,
+                    want,
+                )
+                if not isinstance(want, Exception):
+                    _same_bits(got, want, f"{shape} {index_dtype}")
+        _same_bits(hd.scatter_nd(indices, updates > 0, (4,)), tf.scatter_nd(indices, [1, 0, 1], (4,)) > 0)
+
+    @tf.function
+    def graph(i, u):
+        return hd.scatter_nd(i, u, (6,))
+
+    i = tf.constant([[1], [5]])
+    _same_bits(graph(i, updates[:2]), tf.scatter_nd(i, updates[:2], (6,)))
