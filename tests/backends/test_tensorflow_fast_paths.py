@@ -440,3 +440,19 @@ def test_scatter_nd_shape_operands_match_tf() -> None:
 
     i = tf.constant([[1], [5]])
     _same_bits(graph(i, updates[:2]), tf.scatter_nd(i, updates[:2], (6,)))
+
+
+def test_broadcast_to_shape_operands_match_tf() -> None:
+    """A tuple or list of exact ints becomes a cached int64 shape tensor: TF's answer; any other shape
+    (a TensorShape, a tensor, floats, bools, negative or incompatible sizes) is TF's to convert or refuse
+    (the backend function itself: the front refuses some of those up front)."""
+    for x in (tf.constant(1.5), tf.constant([1, 2, 3]), tf.constant([[True], [False]])):
+        shapes = [(), (3,), [3], (2, 3), [2, 3], (4, 2, 3), (0, 3), (3.0,), (True,), (-3,), (2, 1)]
+        shapes += [tf.TensorShape([2, 3]), tf.constant([2, 3]), (tf.constant(3),), (2**33, 0)]
+        for shape in shapes:
+            for _ in range(2):  # (a miss, then a hit)
+                got = _outcome(hd.namespace("tensorflow").broadcast_to, x, shape=shape)
+                want = _outcome(tf.broadcast_to, x, shape)
+                assert isinstance(got, Exception) == isinstance(want, Exception), (x, shape, got, want)
+                if not isinstance(want, Exception):
+                    _same_bits(got, want, f"{x} {shape}")

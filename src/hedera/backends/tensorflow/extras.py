@@ -33,6 +33,7 @@ from ._core import (
     promote_many,
     reduction_axes,
     shape_list,
+    shape_operand,
     small_constant,
 )
 from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
@@ -123,37 +124,6 @@ def _wrap_negative_nd(indices, dims):
     return tf.where(indices < 0, indices + tf.cast(dims, indices.dtype), indices)
 
 
-_SHAPE_OPERANDS: dict[tuple, tf.Tensor] = {}
-_SHAPE_CACHE_SIZE = 256
-
-
-def _shape_operand(shape, indices):
-    """``shape`` (a tuple or list of non-negative ints) as ``ScatterNd``'s shape operand: a cached eager
-    tensor of the dtype of the eager tensor ``indices``, on the host (where TF keeps shape operands).
-    TF converts a Python shape to int64 indices' dtype on its slow path each call (the fast path makes
-    int32 first, and fails): ~45 us of a ~80 us call at 1000 elements (shared 2-core machine), for the
-    same values. Anything else (made inside ``tf.function``, say) is ``shape`` itself."""
-    kind = type(shape)
-    if kind is not tuple and kind is not list:
-        return shape
-    for d in shape:  # (exact ints only: 3.0 and True would find 3's and 1's entries)
-        if type(d) is not int:
-            return shape
-    key = (indices._datatype_enum(), *shape)
-    found = _SHAPE_OPERANDS.get(key)
-    if found is None:
-        if min(shape, default=0) < 0 or not tf.executing_eagerly():
-            return shape
-        try:
-            with tf.device("/CPU:0"):
-                found = tf.constant(np.array(shape, indices.dtype.as_numpy_dtype))
-        except (TypeError, ValueError, OverflowError):
-            return shape  # (TF's own conversion names the problem)
-        if len(_SHAPE_OPERANDS) < _SHAPE_CACHE_SIZE:
-            _SHAPE_OPERANDS[key] = found
-    return found
-
-
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
     check_index_dtype("scatter_nd", "indices", indices)
@@ -163,7 +133,7 @@ def scatter_nd(indices, updates, shape, /):
         if indices._datatype_enum() in _SIGNED_ENUMS and may_be_negative(indices):
             k = indices._shape_tuple()[-1]
             indices = _wrap_negative_nd(indices, tf.constant(list(shape)[:k], tf.int64))
-        dims = _shape_operand(shape, indices)
+        dims = shape_operand(shape, indices._datatype_enum())
         if updates._datatype_enum() == _BOOL_ENUM:
             return gen_array_ops.scatter_nd(indices, tf.cast(updates, tf.int8), dims) > 0
         return gen_array_ops.scatter_nd(indices, updates, dims)  # (is tf.scatter_nd)
