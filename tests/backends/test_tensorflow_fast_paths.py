@@ -119,3 +119,340 @@ def test_einsum_one_hot_gather_fft_match_tf() -> None:
     x = tf.constant(RNG.standard_normal(8).astype(np.float32))
     _same(hd.fft.rfft(x), tf.signal.rfft(x))
     _same(hd.fft.irfft(tf.signal.rfft(x)), tf.signal.irfft(tf.signal.rfft(x)))
+
+
+# ---- issue 20: TF's ops without its Python wrappers, and the C front's native common cases ----------
+
+
+def _outcome(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except Exception as error:  # (the class is the answer)
+        return error
+
+
+def _same_bits(got, want, where="") -> None:
+    """The same answer: type, dtype, shape, values, NaN places and signs of zeros."""
+    assert type(got) is type(want), (where, got, want)
+    if isinstance(want, Exception):
+        return
+    assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape), (where, got, want)
+    g, w = got.numpy(), want.numpy()
+    parts = ((g.real, w.real), (g.imag, w.imag)) if w.dtype.kind == "c" else ((g, w),)
+    for a, b in parts:
+        np.testing.assert_array_equal(a, b, err_msg=where)
+        if a.dtype.kind == "f":
+            np.testing.assert_array_equal(np.signbit(a), np.signbit(b), err_msg=where)
+
+
+_SPECIAL = [np.nan, -np.inf, -1.5, -0.0, 0.0, 1.0, 2.5, np.inf]
+
+
+def _tensors() -> list:
+    """Eager tensors of every kind the comparison and bitwise ops see, special values included."""
+    floats = np.array(_SPECIAL)
+    out = [tf.constant(floats.astype(d)) for d in (np.float16, np.float32, np.float64)]
+    out.append(tf.cast(tf.constant(floats, tf.float32), tf.bfloat16))
+    out += [tf.constant((floats + 1j * floats[::-1]).astype(d)) for d in (np.complex64, np.complex128)]
+    ints = np.array([0, 1, 3, 5, 7, 100, 127, 2])
+    out += [
+        tf.constant(ints.astype(d))
+        for d in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+    ]
+    out += [
+        tf.constant(-ints.astype(np.int64)),
+        tf.constant([True, False, True, False, True, True, False, False]),
+    ]
+    return out
+
+
+_SCALARS = [0.0, -0.0, 1.5, -2.0, np.inf, 0j, complex(-0.0, 0.0), complex(0.0, -0.0), 1j, 1 + 2j,
+            0, 1, -1, 300, 2**40, True, False]  # fmt: skip
+
+
+def test_plain_ops_are_the_generated_functions_under_the_weak_tensor_wrappers() -> None:
+    """``_private.gen_math_ops.log`` is the generated function TF's WeakTensor wrapper calls (the same
+    op and answers), names without a wrapper are the module's own, and the wrapped ones exist."""
+    from tensorflow.python.ops import gen_bitwise_ops, gen_math_ops
+
+    from hedera.backends.tensorflow import _private
+
+    unwrapped = 0
+    for name in ("log", "tanh", "sin", "maximum", "minimum", "sub", "equal", "real_div", "floor_mod", "less"):
+        theirs = getattr(gen_math_ops, name)
+        ours = getattr(_private.gen_math_ops, name)
+        if ours is not theirs:
+            assert ours is theirs.__wrapped__, name
+            unwrapped += 1
+    assert unwrapped >= 8  # (the pinned TF wraps all of these but less)
+    assert _private.gen_bitwise_ops.invert is gen_bitwise_ops.invert.__wrapped__
+    assert _private.gen_math_ops.less is gen_math_ops.less
+    x = tf.constant(np.array(_SPECIAL, np.float32))
+    y = tf.constant(np.array(_SPECIAL[::-1], np.float32))
+    for name in ("log", "tanh", "sin", "square", "neg", "reciprocal"):
+        _same_bits(getattr(_private.gen_math_ops, name)(x), getattr(gen_math_ops, name)(x), name)
+    for name in ("maximum", "minimum", "sub", "equal", "real_div", "floor_mod", "_pow"):
+        _same_bits(getattr(_private.gen_math_ops, name)(x, y), getattr(gen_math_ops, name)(x, y), name)
+    i = tf.constant([0, 5, -7], tf.int64)
+    _same_bits(_private.gen_bitwise_ops.invert(i), gen_bitwise_ops.invert(i))
+
+
+_NATIVE_CASES = ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "logical_and",
+                 "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _NATIVE_CASES)
+def test_binary_native_common_case_answers_as_the_shim(name) -> None:
+    """Where the op the C front calls for ``f(x1, x2)`` returns an answer, the shim gives the same one:
+    tensors of one dtype and of two, and Python scalars (zeros of both signs, ints out of a dtype's
+    range, bools, complex) on either side; and the front (the C path) gives the shim's answer."""
+    xp = hd.namespace("tensorflow")
+    shim = getattr(xp, name)
+    native = shim.__hedera_native__[0]
+    tensors = _tensors()
+    pairs = [(a, b) for a in tensors for b in tensors if a.dtype == b.dtype or a is tensors[0]]
+    pairs += [(a, s) for a in tensors for s in _SCALARS] + [(s, a) for a in tensors for s in _SCALARS]
+    answered = 0
+    for x1, x2 in pairs:
+        got = _outcome(native, x1, x2)
+        want = _outcome(shim, x1, x2)
+        front = _outcome(getattr(hd, name), x1, x2)
+        where = f"{name}({x1!r}, {x2!r})"
+        if not isinstance(got, Exception):
+            answered += 1
+            _same_bits(got, want, where)
+        if isinstance(want, Exception):
+            assert isinstance(front, Exception), where
+        else:
+            _same_bits(front, want, where)
+    assert answered >= 3  # (logical_and answers for bools only)
+
+
+def test_bitwise_invert_native_common_case() -> None:
+    for x in _tensors():
+        want = (
+            hd.namespace("tensorflow").bitwise_invert(x) if x.dtype.is_integer or x.dtype == tf.bool else None
+        )
+        got = _outcome(tf.bitwise.invert, x)
+        if want is None:
+            continue
+        if not isinstance(got, Exception):
+            _same_bits(got, want)
+        _same_bits(hd.bitwise_invert(x), want)
+    _same_bits(hd.bitwise_invert(tf.constant([True, False])), tf.constant([False, True]))
+
+
+def test_fft_native_common_case_answers_as_the_shim() -> None:
+    xp = hd.namespace("tensorflow")
+    values = np.array([*_SPECIAL, 3.0, -4.0])
+    for dt in (np.complex64, np.complex128, np.float32, np.float64, np.int64):
+        for shape in ((10,), (2, 5), (1,)):
+            size = int(np.prod(shape))
+            data = (values + 1j * values[::-1]) if np.dtype(dt).kind == "c" else values
+            data = np.arange(size) if dt is np.int64 else data[:size]
+            x = tf.constant(data.reshape(shape).astype(dt))
+            for fname, op in (("fft", tf.signal.fft), ("ifft", tf.signal.ifft)):
+                want = getattr(xp.fft, fname)(x)
+                got = _outcome(op, x)
+                if not isinstance(got, Exception):
+                    _same_bits(got, want, fname)
+                _same_bits(getattr(hd.fft, fname)(x), want, fname)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.complex64)])
+    def graph(x):
+        return xp.fft.fft(x), hd.fft.fft(x), xp.fft.ifft(x), hd.fft.ifft(x)
+
+    x = tf.constant((RNG.standard_normal((3, 4)) + 1j).astype(np.complex64))
+    a, b, c, d = graph(x)
+    _same_bits(a, b)
+    _same_bits(c, d)
+    _same_bits(a, tf.signal.fft(x))
+    assert isinstance(_outcome(hd.fft.fft, tf.constant(1 + 0j)), Exception)  # 0-d: the shim's error
+
+
+def test_broadcast_to_and_expand_dims_match_tf() -> None:
+    for x in (tf.constant(1.5), tf.constant([1, 2, 3]), tf.constant(np.zeros((2, 0, 3), np.float32))):
+        rank = x.shape.rank
+        for axis in range(-rank - 1, rank + 1):
+            _same_bits(hd.expand_dims(x, axis=axis), tf.expand_dims(x, axis))
+        for axis in (rank + 1, -rank - 2):
+            with pytest.raises(hd.errors.InvalidAxisError):
+                hd.expand_dims(x, axis=axis)
+        shape = (4, *x.shape)
+        _same_bits(hd.broadcast_to(x, shape=shape), tf.broadcast_to(x, shape))
+        _same_bits(hd.broadcast_to(x, shape), tf.broadcast_to(x, shape))
+    with pytest.raises(hd.errors.BroadcastError):  # (the shim's error where TF's op refuses)
+        hd.broadcast_to(tf.constant([1, 2, 3]), shape=(2,))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def graph(x):
+        return hd.expand_dims(x, axis=-1), hd.expand_dims(x, axis=0), hd.broadcast_to(x[:1], shape=(5, 3))
+
+    x = tf.constant(RNG.standard_normal((2, 3)).astype(np.float32))
+    for got, want in zip(graph(x), (x[..., None], x[None], tf.broadcast_to(x[:1], (5, 3))), strict=True):
+        _same_bits(got, want)
+
+
+def test_qr_and_slogdet_match_tf() -> None:
+    from hedera.backends._common import QRResult, SlogdetResult
+
+    for dt in (np.float32, np.float64, np.complex64, np.complex128):
+        m = RNG.standard_normal((3, 3)) + (
+            1j * RNG.standard_normal((3, 3)) if np.dtype(dt).kind == "c" else 0
+        )
+        x = tf.constant(m.astype(dt))
+        for mode, full in (("reduced", False), ("complete", True)):
+            got = hd.linalg.qr(x, mode=mode)
+            assert type(got) is QRResult
+            for g, w in zip(got, tf.linalg.qr(x, full_matrices=full), strict=True):
+                _same_bits(g, w)
+        got = hd.linalg.slogdet(x)
+        assert type(got) is SlogdetResult and got.sign.dtype == x.dtype
+        sign, logabsdet = tf.linalg.slogdet(x)
+        _same_bits(got.sign, sign)
+        _same_bits(got.logabsdet, tf.math.real(logabsdet) if x.dtype.is_complex else logabsdet)
+    singular = hd.linalg.slogdet(tf.zeros((2, 2)))
+    assert singular.sign.numpy() == 0 and singular.logabsdet.numpy() == -np.inf
+    with pytest.raises(hd.errors.InvalidArgumentError):
+        hd.linalg.qr(tf.eye(2), mode="r")
+
+
+def test_scatter_nd_eager_path_matches_the_graph_path() -> None:
+    """The eager common case (dtype numbers, shape tuple) gives what the general path gives (inside
+    tf.function), negative indices (wrapped once), bool updates, every index dtype and batch rank."""
+
+    def general(indices, updates, shape):
+        @tf.function
+        def run(i, u):
+            return hd.scatter_nd(i, u, shape)
+
+        return run(indices, updates)
+
+    cases = [
+        ([[0], [2], [-1], [2]], [1.5, -0.0, 2.0, 4.0], (4,)),
+        ([[0, 1], [-1, -2], [1, 0]], [1.0, 2.0, 3.0], (2, 3)),
+        ([[1], [3]], [[1.0, 2.0], [3.0, 4.0]], (4, 2)),
+        ([[[0], [1]], [[1], [-4]]], [[1.0, 2.0], [3.0, 4.0]], (4,)),
+        ([[0], [-1], [0]], [True, False, True], (3,)),
+        ([[0], [1], [1]], [7, -2, 5], (3,)),
+    ]
+    for index_dtype in (tf.int32, tf.int64, tf.int16, tf.uint8):
+        for indices, updates, shape in cases:
+            if index_dtype is tf.uint8 and np.min(indices) < 0:
+                continue
+            i, u = tf.constant(indices, index_dtype), tf.constant(updates)
+            if index_dtype in (tf.int16, tf.uint8):  # (TF's kernel may refuse them: then both raise)
+                want = _outcome(general, i, u, shape)
+                got = _outcome(hd.scatter_nd, i, u, shape)
+                assert isinstance(got, Exception) == isinstance(want, Exception), (indices, index_dtype)
+                if not isinstance(want, Exception):
+                    _same_bits(got, want)
+                continue
+            _same_bits(hd.scatter_nd(i, u, shape), general(i, u, shape), f"{indices} {index_dtype}")
+    # the eager path wraps a negative index once (a second wrap would move -5 of 4 to -1, then 3)
+    got = _outcome(hd.scatter_nd, tf.constant([[-5]]), tf.constant([1.0]), (4,))
+    want = _outcome(general, tf.constant([[-5]]), tf.constant([1.0]), (4,))
+    assert isinstance(got, Exception) == isinstance(want, Exception)
+
+
+@pytest.mark.parametrize("name", ["float32", "int64", "bool", "complex64", "uint8", "bfloat16"])
+def test_ones_like_with_a_device_matches_tf(name) -> None:
+    for shape in ((), (3,), (2, 0)):
+        x = tf.zeros(shape, getattr(tf, name))
+        for device in (hd.device(x), "cpu", x.device, "/CPU:0"):
+            got = hd.ones_like(x, device=device)
+            _same(got, tf.ones_like(x))
+            assert got.device == x.device
+        _same(hd.ones_like(x, dtype=hd.float64, device="cpu"), tf.ones_like(x, dtype=tf.float64))
+    with pytest.raises(hd.errors.UnsupportedError):
+        hd.ones_like(tf.zeros(2), device="gpu:7")
+
+
+def test_cross_and_solve_eager_paths_match_the_graph_path() -> None:
+    """The eager paths try TF's op for any two eager tensors (it refuses complex cross, mixed dtypes,
+    shapes to broadcast): their answers are the general path's (inside tf.function), where it refuses
+    too."""
+
+    def general(f, *args):
+        return tf.function(lambda *a: f(*a))(*args)
+
+    a = RNG.standard_normal((2, 3))
+    b = RNG.standard_normal((2, 3))
+    cross_cases = [
+        (tf.constant(a, tf.float32), tf.constant(b, tf.float32)),
+        (tf.constant(a, tf.float32), tf.constant(b, tf.float64)),  # promoted
+        (tf.constant(a + 1j * b, tf.complex64), tf.constant(b - 2j * a, tf.complex64)),  # no kernel
+        (tf.constant(a[0], tf.float32), tf.constant(b, tf.float32)),  # broadcast
+        (tf.constant([[1, 2, 3]], tf.uint8), tf.constant([[3, 2, 1]], tf.uint8)),  # wraps
+        (tf.constant([[1, 2, 3]], tf.int32), tf.constant([[3, 2, 100]], tf.int32)),
+    ]
+    for x1, x2 in cross_cases:
+        _same_bits(hd.linalg.cross(x1, x2), general(hd.linalg.cross, x1, x2), f"cross {x1.dtype} {x2.dtype}")
+    m = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    solve_cases = [
+        (m, tf.constant([[1.0], [2.0]])),
+        (m, tf.constant([[1.0], [2.0]], tf.float64)),  # promoted
+        (m, tf.constant([1.0, 2.0])),  # a vector
+        (tf.stack([m, 2 * m]), tf.constant([[1.0], [2.0]])),  # batches broadcast
+        (tf.cast(m, tf.complex128), tf.constant([[1.0 + 1j], [2.0]], tf.complex128)),
+    ]
+    for x1, x2 in solve_cases:
+        _same_bits(hd.linalg.solve(x1, x2), general(hd.linalg.solve, x1, x2), f"solve {x1.shape} {x2.shape}")
+    for f in (hd.linalg.solve, hd.linalg.cross):  # no kernel, and no general answer either
+        with pytest.raises(hd.errors.DtypeError):
+            f(tf.constant([[1, 2, 3]] * 3), tf.constant([[1, 2, 3]] * 3, tf.int64) > 0)
+
+
+def test_scatter_nd_shape_operands_match_tf() -> None:
+    """The cached shape operand (a tuple or list of exact ints, per index dtype) gives TF's answer,
+    and any other shape (floats, bools, tensors, negative sizes) is TF's own to convert or refuse."""
+    updates = tf.constant([1.5, -2.0, 4.0])
+    for index_dtype in (tf.int32, tf.int64):
+        indices = tf.constant([[0], [2], [2]], index_dtype)
+        for shape in (
+            (4,),
+            [4],
+            (3,),
+            (5,),
+            [5],
+            (4.0,),
+            (True,),
+            (tf.constant(4, index_dtype),),
+            (-4,),
+            *([(2**40,)] if index_dtype is tf.int32 else []),  # (int64: a 4 TB allocation to refuse)
+        ):
+            for _ in range(2):  # (a miss, then a hit)
+                got = _outcome(hd.scatter_nd, indices, updates, shape)
+                want = _outcome(tf.scatter_nd, indices, updates, shape)
+                assert isinstance(got, Exception) == isinstance(want, Exception), (
+                    shape,
+                    index_dtype,
+                    got,
+                    want,
+                )
+                if not isinstance(want, Exception):
+                    _same_bits(got, want, f"{shape} {index_dtype}")
+        _same_bits(hd.scatter_nd(indices, updates > 0, (4,)), tf.scatter_nd(indices, [1, 0, 1], (4,)) > 0)
+
+    @tf.function
+    def graph(i, u):
+        return hd.scatter_nd(i, u, (6,))
+
+    i = tf.constant([[1], [5]])
+    _same_bits(graph(i, updates[:2]), tf.scatter_nd(i, updates[:2], (6,)))
+
+
+def test_broadcast_to_shape_operands_match_tf() -> None:
+    """A tuple or list of exact ints becomes a cached int64 shape tensor: TF's answer; any other shape
+    (a TensorShape, a tensor, floats, bools, negative or incompatible sizes) is TF's to convert or refuse
+    (the backend function itself: the front refuses some of those up front)."""
+    for x in (tf.constant(1.5), tf.constant([1, 2, 3]), tf.constant([[True], [False]])):
+        shapes = [(), (3,), [3], (2, 3), [2, 3], (4, 2, 3), (0, 3), (3.0,), (True,), (-3,), (2, 1)]
+        shapes += [tf.TensorShape([2, 3]), tf.constant([2, 3]), (tf.constant(3),), (2**33, 0)]
+        for shape in shapes:
+            for _ in range(2):  # (a miss, then a hit)
+                got = _outcome(hd.namespace("tensorflow").broadcast_to, x, shape=shape)
+                want = _outcome(tf.broadcast_to, x, shape)
+                assert isinstance(got, Exception) == isinstance(want, Exception), (x, shape, got, want)
+                if not isinstance(want, Exception):
+                    _same_bits(got, want, f"{x} {shape}")

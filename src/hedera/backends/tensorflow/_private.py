@@ -9,7 +9,8 @@ to be empty on the pinned TensorFlow).
 * ``gen_math_ops``, ``gen_bitwise_ops``, ``gen_array_ops``, ``gen_linalg_ops``,
   ``gen_spectral_ops``: the generated op functions (``gen_math_ops.add_v2``), which skip
   ``tf.math``'s name scopes, conversions and dispatch decorators (1-3 us a call of TF's public
-  functions, against a 5-20 us eager op).
+  functions, against a 5-20 us eager op); and under the WeakTensor wrappers TF puts over some of
+  them (``gen_math_ops.log``, ``maximum``: :class:`PlainOps`, read through ``__wrapped__``).
   Fallback: the same ops through the public ``tf.raw_ops`` (:class:`RawOps`).
 * ``special_math_ops._einsum_v2_parse_and_resolve_equation``: how ``tf.einsum`` completes an
   equation for its op (the implicit output, ellipses), cached per equation and shapes by
@@ -43,6 +44,7 @@ import tensorflow as tf
 __all__ = [
     "FALLBACKS",
     "EagerTensor",
+    "PlainOps",
     "could_possibly_record",
     "RawOps",
     "eager_context",
@@ -53,6 +55,7 @@ __all__ = [
     "gen_linalg_ops",
     "gen_math_ops",
     "gen_spectral_ops",
+    "own_op",
 ]
 
 #: the private names this TensorFlow lacks, each replaced by its public fallback
@@ -76,6 +79,52 @@ class RawOps:
         return call
 
 
+def _weak_tensor_wrapped(function: Any, module: Any) -> Any:
+    """The generated op function that ``function`` wraps, where ``function`` is the WeakTensor wrapper
+    TF puts over some of a generated module's functions (``tensorflow/python/ops/weak_tensor_ops.py``
+    replaces ``gen_math_ops.log``, ``maximum``, ``sub``, ``gen_bitwise_ops.invert``, ...); else None."""
+    code = getattr(function, "__code__", None)
+    inner = getattr(function, "__wrapped__", None)
+    if code is None or inner is None or not code.co_filename.endswith("weak_tensor_ops.py"):
+        return None
+    if getattr(inner, "__module__", None) != module.__name__ or not callable(inner):
+        return None
+    return inner
+
+
+class PlainOps:
+    """A generated op module (``gen_math_ops``) whose functions come without TF's WeakTensor wrappers.
+
+    TensorFlow (``weak_tensor_ops``) replaces some generated op functions (``log``, ``tanh``,
+    ``maximum``, ``minimum``, ``sub``, ``equal``, ``invert``, ...) with a wrapper that asks
+    ``ops.is_auto_dtype_conversion_enabled()`` (two Enum comparisons) on every call and, where that
+    is off (TensorFlow's default; hedera never turns it on), calls the generated function with the
+    same arguments: ~1 us of Python a call (measured on the shared 2-core machine, +12% of a 1-element
+    op), so ``tf.math.log(x)`` costs more than the op it runs. Here each name is the generated
+    function itself: the same op, the same answers. (Where the mode is on, the wrapper would
+    apply TF's own "weak" promotion to mixed operands; hedera applies the standard's in every
+    mode, so its answers do not depend on that global setting.) Any other attribute is the
+    module's own; each is looked up once, then read as a plain attribute.
+    """
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        inner = _weak_tensor_wrapped(value, self._module)
+        if inner is not None:
+            value = inner
+        setattr(self, name, value)
+        return value
+
+
+def own_op(ops: Any, name: str) -> Any:
+    """The generated op function ``name`` as TensorFlow exports it (``tf.math.sin``, with TF's
+    WeakTensor wrapper where it has one), from ``ops`` (a :class:`PlainOps` or the fallback)."""
+    return getattr(getattr(ops, "_module", ops), name)
+
+
 try:
     from tensorflow.python.ops import (
         gen_array_ops,
@@ -89,6 +138,12 @@ except ImportError:
     FALLBACKS.append(
         "tensorflow.python.ops.gen_math_ops, gen_bitwise_ops, gen_array_ops, gen_linalg_ops, ..."
     )
+else:
+    gen_math_ops = PlainOps(gen_math_ops)  # type: ignore[assignment]
+    gen_bitwise_ops = PlainOps(gen_bitwise_ops)  # type: ignore[assignment]
+    gen_array_ops = PlainOps(gen_array_ops)  # type: ignore[assignment]
+    gen_linalg_ops = PlainOps(gen_linalg_ops)  # type: ignore[assignment]
+    gen_spectral_ops = PlainOps(gen_spectral_ops)  # type: ignore[assignment]
 
 
 try:

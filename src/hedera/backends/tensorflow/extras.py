@@ -33,6 +33,7 @@ from ._core import (
     promote_many,
     reduction_axes,
     shape_list,
+    shape_operand,
     small_constant,
 )
 from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
@@ -114,6 +115,8 @@ def gather_nd(x, indices, /, *, batch_dims=0):
 
 _ONE_HOT_INDEX = frozenset(d.as_datatype_enum for d in (tf.uint8, tf.int8, tf.int32, tf.int64))
 _SIGNED_INDEX = frozenset(d.as_datatype_enum for d in (tf.int32, tf.int64))
+_SIGNED_ENUMS = frozenset(d.as_datatype_enum for d in (tf.int8, tf.int16, tf.int32, tf.int64))
+_BOOL_ENUM = tf.bool.as_datatype_enum
 
 
 def _wrap_negative_nd(indices, dims):
@@ -124,6 +127,16 @@ def _wrap_negative_nd(indices, dims):
 def scatter_nd(indices, updates, shape, /):
     """A zero array of ``shape`` with ``updates`` added at ``indices`` (repeats sum), as ``tf.scatter_nd``."""
     check_index_dtype("scatter_nd", "indices", indices)
+    if type(indices) is _EAGER and type(updates) is _EAGER and indices._rank() > 1:
+        # the common case (eager, a batch of multi-indices), read from the dtype numbers and the shape
+        # tuple (.dtype and .shape cost ~0.2 and ~0.5 us each), then the same steps as below
+        if indices._datatype_enum() in _SIGNED_ENUMS and may_be_negative(indices):
+            k = indices._shape_tuple()[-1]
+            indices = _wrap_negative_nd(indices, tf.constant(list(shape)[:k], tf.int64))
+        dims = shape_operand(shape, indices._datatype_enum())
+        if updates._datatype_enum() == _BOOL_ENUM:
+            return gen_array_ops.scatter_nd(indices, tf.cast(updates, tf.int8), dims) > 0
+        return gen_array_ops.scatter_nd(indices, updates, dims)  # (is tf.scatter_nd)
     if indices.dtype.is_unsigned is False and isinstance(indices.shape[-1], int) and may_be_negative(indices):
         indices = _wrap_negative_nd(indices, tf.constant(list(shape)[: indices.shape[-1]], tf.int64))
     if indices.shape.rank == 1:  # one multi-index: TF wants at least one outer dimension

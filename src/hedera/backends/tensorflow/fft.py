@@ -19,7 +19,7 @@ import tensorflow as tf
 
 from ..._api import names_in
 from ...errors import DtypeError, InvalidArgumentError
-from .._common import normalize_axes, normalize_axis
+from .._common import native_common_case, normalize_axes, normalize_axis
 from ._core import (
     _COMPLEX_ENUMS,
     _EAGER,
@@ -136,6 +136,12 @@ def _plain(x, n, axis, norm) -> bool:
     )
 
 
+# The C front calls TF's op itself (no shim frame) for a call with every keyword at its default:
+# the op takes complex input only (a real or integer x raises: the shim casts it) of rank 1 or
+# more (a 0-d x raises: the shim names the problem), and transforms the last axis at its own
+# length without scaling, which is then the shim's answer too (eager, variables and tf.function;
+# inside tf.function a tensor of unknown rank, which the shim refuses, gets the op's answer).
+@native_common_case(_gs.fft, 1)
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
     """The 1-d discrete Fourier transform along ``axis``, of length ``n`` (crops or zero-pads)."""
     if _plain(x, n, axis, norm):
@@ -146,6 +152,7 @@ def fft(x, /, *, n=None, axis=-1, norm="backward"):
     return back(_scale(tf.signal.fft(_fit(x, n)), _forward_factor(n, norm)))
 
 
+@native_common_case(_gs.ifft, 1)  # (as fft's)
 def ifft(x, /, *, n=None, axis=-1, norm="backward"):
     """The inverse of :func:`fft`."""
     if _plain(x, n, axis, norm):
