@@ -15,7 +15,7 @@ from jax import lax
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import check_fill_value
-from ._core import check_copy, native_device, native_dtype, scalar_dtype
+from ._core import check_copy, compiled_common_case, native_device, native_dtype, scalar_dtype
 
 __all__ = names_in("creation")  # the API table's creation rows
 
@@ -137,6 +137,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     )
 
 
+@compiled_common_case((1, 64), ("indexing",), ("indexing",))
 def meshgrid(*arrays, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise InvalidArgumentError(f"indexing: expected 'xy' or 'ij', got {indexing!r}")

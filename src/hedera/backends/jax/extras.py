@@ -16,7 +16,7 @@ import numpy as np
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
-from ._core import default_float, default_int, native_dtype
+from ._core import compiled_common_case, default_float, default_int, native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
 __all__ = names_in("extra")  # the API table's extra rows
@@ -81,6 +81,7 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     return jax.nn.one_hot(indices, num_classes, dtype=default_float() if dt is None else dt, axis=axis)
 
 
+@compiled_common_case(2, ("pad_width", "mode"), ("mode", "constant_values"))
 def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
     if mode != "constant":

@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from ..._api import names_in
 from .._common import EighResult, QRResult, SlogdetResult, SVDResult
-from ._core import native_dtype
+from ._core import compiled_common_case, native_dtype
 from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 
 __all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
@@ -34,18 +34,22 @@ vector_norm = jnp.linalg.vector_norm
 # hedera's own result classes, so that every backend returns the same named tuples
 
 
+@compiled_common_case(1)
 def eigh(x, /):
     return EighResult(*jnp.linalg.eigh(x))
 
 
+@compiled_common_case(1, ("mode",), ("mode",))
 def qr(x, /, *, mode="reduced"):
     return QRResult(*jnp.linalg.qr(x, mode=mode))
 
 
+@compiled_common_case(1)
 def slogdet(x, /):
     return SlogdetResult(*jnp.linalg.slogdet(x))
 
 
+@compiled_common_case(1, ("full_matrices",), ("full_matrices",))
 def svd(x, /, *, full_matrices=True):
     return SVDResult(*jnp.linalg.svd(x, full_matrices=full_matrices))
 

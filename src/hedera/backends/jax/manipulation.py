@@ -7,6 +7,7 @@ import jax.numpy as jnp
 from ..._api import names_in
 from ..._diagnose import check_kinds
 from .._common import check_integer_indices, exact_axes
+from ._core import compiled_common_case
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -19,6 +20,7 @@ permute_dims = jnp.permute_dims
 reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=True is moot
 
 
+@compiled_common_case(1, ("shift", "axis"), ("shift", "axis"))
 def roll(x, /, shift, *, axis=None):
     if not exact_axes(shift) or (axis is not None and not exact_axes(axis)):
         check_kinds("roll", {"shift": shift, "axis": axis})  # jnp.roll takes a float or an array shift

@@ -5,8 +5,12 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..._api import names_in
+from ._core import compiled_common_case
 
 __all__ = names_in("utility")  # the API table's utility rows
+
+#: what all and any read besides x's shape and dtype
+_REDUCTION = ("axis", "keepdims")
 
 
 def _truth(x):
@@ -16,10 +20,12 @@ def _truth(x):
     return x != 0 if dtype is not None and dtype.kind == "c" else x
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def all(x, /, *, axis=None, keepdims=False):
     return jnp.all(_truth(x), axis=axis, keepdims=keepdims)
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def any(x, /, *, axis=None, keepdims=False):
     return jnp.any(_truth(x), axis=axis, keepdims=keepdims)
 
