@@ -23,7 +23,7 @@ from jax._src import config as _jax_config  # the fast, context-aware read of ja
 
 from ... import dtypes as _hd
 from ...errors import InvalidArgumentError, UnsupportedDtypeError, UnsupportedError
-from .._common import device_string, native_common_case, parse_device, wrong_device_kind
+from .._common import KeywordTranslation, device_string, native_common_case, parse_device, wrong_device_kind
 
 BACKEND = "jax"
 
@@ -72,6 +72,11 @@ _NATIVE_OF: dict[_hd.DType, np.dtype] = {
     d: (np.dtype(jnp.bfloat16) if d is _hd.bfloat16 else d.dtype) for d in _hd.all_dtypes
 }
 _WIDE = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
+
+#: a dtype keyword as the C front passes it to a jax.numpy function (native_common_case's
+#: ``translated``): hedera's dtypes of 32 bits or fewer as the NumPy dtypes :func:`native_dtype`
+#: returns for them in either x64 mode; the 64-bit ones keep the shim, whose x64 check raises
+DTYPE_KEYWORD = KeywordTranslation({d: native for d, native in _NATIVE_OF.items() if native not in _WIDE})
 
 # every spelling seen so far -> numpy dtype (hedera dtypes, numpy dtypes and types, jnp types, names)
 _CACHE: dict[Any, np.dtype] = {}
