@@ -444,3 +444,86 @@ def test_tensordot():
     with jax.enable_x64(False):
         x = jnp.asarray(np.arange(4, dtype=np.float32).reshape(2, 2))
         _assert_same(ns.tensordot(x, x, axes=([1], [0])), _old_tensordot(x, x, ([1], [0])), "x32")
+
+
+class _Counting:
+    def __init__(self, native):
+        self.native, self.calls = native, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.native(*args, **kwargs)
+
+
+@pytest.mark.skipif(not _fastpath.enabled(), reason="pure-Python fronts: no C front")
+def test_the_c_front_takes_the_native_common_cases(monkeypatch):
+    """Each spec is one the C front accepts (a spec it refuses, meshgrid's 64 arguments say, would
+    quietly leave every call on the shim)."""
+    x = jnp.asarray(np.arange(4.0, dtype=np.float32))
+    m = jnp.asarray(np.eye(2, dtype=np.float32))
+    i = jnp.asarray(np.array([0, 1]))
+    calls = [
+        ("cumsum", (x,), {"axis": 0}),
+        ("cumulative_prod", (x,), {}),
+        ("all", (x,), {}),
+        ("any", (x,), {"axis": 0}),
+        ("roll", (x,), {"shift": 1}),
+        ("pad", (x, 1), {"mode": "edge"}),
+        ("take", (x, i), {"axis": 0}),
+        ("take_along_axis", (x, i), {}),
+        ("meshgrid", (x, x), {}),
+        ("meshgrid", (x,), {"indexing": "ij"}),
+        ("linalg.qr", (m,), {}),
+        ("linalg.svd", (m,), {}),
+        ("linalg.eigh", (m,), {}),
+        ("linalg.slogdet", (m,), {}),
+        ("zeros", (3,), {"dtype": hd.int8}),
+        ("ones", (3,), {}),
+        ("empty", (3,), {}),
+        ("eye", (2, 3), {"k": 1}),
+        ("arange", (4,), {}),
+        ("zeros_like", (x,), {}),
+        ("ones_like", (x,), {"dtype": hd.float32}),
+        ("empty_like", (x,), {}),
+        ("from_dlpack", (x,), {}),
+        ("fft.fftfreq", (4,), {"d": 0.5}),
+        ("fft.rfftfreq", (4,), {}),
+    ]
+    for name, args, kwargs in calls:
+        shim = ns
+        for part in name.split("."):
+            shim = getattr(shim, part)
+        counting = _Counting(shim.__hedera_native__[0])
+        monkeypatch.setattr(shim, "__hedera_native__", (counting, *shim.__hedera_native__[1:]))
+        on_numpy = [np.asarray(a) if hasattr(a, "shape") else a for a in args]
+        with hd.use_backend("numpy"):  # (another last hit first: the front reads the spec at the next)
+            _front(name)(*on_numpy, **{k: v for k, v in kwargs.items() if k != "dtype"})
+        with hd.use_backend("jax"):
+            for _ in range(2):
+                _front(name)(*args, **kwargs)
+        assert counting.calls >= 1, name
+
+
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_native_dtype_and_device_fast_paths(x64):
+    """hedera dtypes by name and devices by their type: what the general lookups give (or raise)."""
+    from hedera.backends.jax import _core
+
+    with jax.enable_x64(x64):
+        for d in hd.dtypes.all_dtypes:
+            for spelling in (d, d.name):  # (a name takes the general lookup)
+                try:
+                    want = _core.dtype_unchecked(spelling)
+                    if want in _core._WIDE and not x64:
+                        want = hd.UnsupportedDtypeError
+                except Exception as e:
+                    want = type(e)
+                got = _outcome(_core.native_dtype, spelling)
+                assert (type(got) if isinstance(got, Exception) else got) == want, (d, spelling)
+    device = jax.devices()[0]
+    for _ in range(2):
+        assert _core.native_device(device) is device
+        assert _core.native_device(jax.sharding.SingleDeviceSharding(device)).device_set == {device}
+        with pytest.raises(hd.ArgumentTypeError):
+            _core.native_device(3)
+    assert _core.native_device("cpu") is jax.devices("cpu")[0]
