@@ -33,6 +33,7 @@ tile = jnp.tile
 unstack = jnp.unstack
 
 
+@compiled_common_case((1, 16))  # (as many as the C front forwards)
 def broadcast_arrays(*arrays):
     return tuple(jnp.broadcast_arrays(*arrays))  # a tuple, where JAX returns a list
 

@@ -13,6 +13,9 @@ from ._core import compiled_common_case, default_int, default_uint, native_dtype
 
 __all__ = names_in("statistical")  # the API table's statistical rows
 
+#: what sum and prod read besides x's shape and dtype
+_REDUCTION = ("axis", "dtype", "keepdims")
+
 max = jnp.max
 min = jnp.min
 mean = jnp.mean
@@ -20,10 +23,12 @@ std = jnp.std
 var = jnp.var
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return jnp.sum(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return jnp.prod(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
 
