@@ -494,6 +494,8 @@ def test_the_c_front_takes_the_native_common_cases(monkeypatch):
         ("broadcast_arrays", (x, x), {}),
         ("linalg.matrix_rank", (m,), {}),
         ("linalg.pinv", (m,), {}),
+        ("einsum", ("ij,jk->ik", m, m), {}),
+        ("linspace", (0.0, 1.0), {"num": 3}),
     ]
     for name, args, kwargs in calls:
         shim = ns
@@ -570,3 +572,63 @@ def test_matrix_rank_and_pinv_natives():
         want = _outcome(ns.linalg.pinv, x)
         _assert_same(_outcome(hd.linalg.pinv, x), want, f"pinv {label}")
         _assert_same(_outcome(ns.linalg.pinv.__hedera_native__[0], x), want, f"pinv {label}")
+
+
+def test_einsum():
+    rng = np.random.default_rng(3)
+    f = jnp.asarray(rng.choice(np.array(POOL, np.float32), 6).reshape(2, 3))
+    g = jnp.asarray(rng.standard_normal((3, 2)).astype(np.float32))
+    i = jnp.asarray(rng.integers(-3, 3, (1, 3, 1)).astype(np.int32))
+    j = jnp.asarray(rng.integers(-3, 3, (1, 1, 1)).astype(np.int32))
+    c = jnp.asarray(np.array([1 + 1j, complex(np.nan, 0), -0.0], np.complex64))
+    bools = jnp.asarray(np.array([True, False, True]))
+    calls = [
+        ("matmul", ("ij,jk->ik", f, g), {}),
+        ("ellipsis", ("...ij,...jk->...ik", i, j), {}),
+        ("dot", ("i,i->", c, c), {}),
+        ("trace", ("ii", g[:2]), {}),
+        ("sum", ("ij->", f), {}),
+        ("outer bool", ("i,j->ij", bools, bools), {}),
+        ("three", ("ij,jk,kl->il", f, g, f), {}),
+        ("bad", ("ij,jk->ik", f, f), {}),
+        ("0-d", ("->", jnp.asarray(-0.0)), {}),
+    ]
+    _check("einsum", calls)
+
+
+def test_linspace_compiled():
+    calls = [
+        (f"{args} {kw}", args, kw)
+        for args, kw in [
+            ((-97.25, 99.75), {"num": 10}),
+            ((0, 1), {"num": 5, "endpoint": False}),
+            ((1, 1), {"num": 0}),
+            ((-0.0, 0.0), {"num": 3}),
+            ((0, 10), {"num": 4, "dtype": hd.float32}),
+            ((0j, 1), {"num": 3}),
+            ((np.nan, 1.0), {"num": 2}),
+            ((np.float32(1), 2), {"num": 3}),
+            ((0, 2**40), {"num": 3}),
+            ((0.0, 1.0), {}),
+            ((0, 1), {"num": 3, "dtype": hd.int8}),
+        ]
+    ]
+    with hd.use_backend("jax"):
+        _check("linspace", calls)
+        with pytest.raises(TypeError):
+            hd.linspace(0.0, 1.0)
+
+
+def test_repeat():
+    x = jnp.asarray(np.array([1.5, -0.0, np.nan], np.float32))
+    for repeats, kwargs in [
+        (jnp.asarray([1, 0, 2]), {}),
+        (2, {}),
+        (jnp.asarray([3]), {"axis": 0}),
+        (jnp.asarray(np.array([1, 2, 0], np.uint8)), {"axis": 0}),
+    ]:
+        want = jnp.repeat(x, repeats, **kwargs)
+        _assert_same(hd.repeat(x, repeats, **kwargs), want, f"repeat {repeats} {kwargs}")
+    for bad in (jnp.asarray([True, False, True]), jnp.asarray([1.0, 1.0, 1.0])):
+        with pytest.raises(hd.DtypeError):
+            hd.repeat(x, bad)

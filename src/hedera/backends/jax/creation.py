@@ -151,9 +151,10 @@ _PY_SCALARS = frozenset((bool, int, float, complex))
 _CASTS_AS_XLA = {bool: "biufc", int: "biufc", float: "fc", complex: "c"}
 
 
+# (compiled: jnp.linspace's num defaults to 50, where a call without num must fail, as the compiled shim
+# does; jnp.linspace compiles its program per num and endpoint too)
+@compiled_common_case(2, ("num", "endpoint", "dtype"), ("num", "endpoint", "dtype"))
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    # (no native common case: the C front would send linspace(a, b) without num to jnp.linspace, whose
-    # num defaults to 50)
     if dtype is None and device is None:
         return jnp.linspace(start, stop, num, endpoint)
     return jnp.linspace(
