@@ -9,7 +9,7 @@
   shim's own jaxpr (``inline=True``).
 * The creation functions' native common cases (hedera dtypes of 32 bits or fewer translated to
   NumPy's): the shim's answer, and a 64-bit dtype with x64 mode off still raises hedera's error.
-* The rewritten shims (asarray, linspace, diff, tensordot): the answers of the code they replace,
+* The rewritten shims (asarray, diff, tensordot, pad, repeat): the answers of the code they replace,
   kept here as the reference.
 """
 
@@ -171,7 +171,31 @@ def test_pad():
             ([[1, 1]], {}),
         ]:
             calls.append((f"{label} {width} {kwargs}", (x, width), kwargs))
-    _check("pad", calls)
+    for where, args, kwargs in [
+        *calls,
+        ("strings", (jnp.ones(3), 1), {"mode": "edge", "constant_values": "a"}),
+    ]:
+        want = _outcome(_old_pad, *args, **kwargs)
+        _assert_same(_outcome(ns.pad, *args, **kwargs), want, f"pad {where}")
+        if not isinstance(want, Exception):
+            _assert_same(_outcome(hd.pad, *args, **kwargs), want, f"hd.pad {where}")
+
+
+def _old_pad(x, pad_width, mode="constant", constant_values=0):
+    """The shim before its compiled program (jnp.pad eagerly)."""
+    from hedera.backends._common import check_pad_mode, normalize_pad_width
+
+    if mode != "constant":
+        check_pad_mode(mode)
+    widths = normalize_pad_width(pad_width, x.ndim)
+    if not widths:
+        return jnp.asarray(x)
+    if mode == "constant":
+        return jnp.pad(x, pad_width if type(pad_width) is int else widths, constant_values=constant_values)
+    for axis, (before, after) in enumerate(widths):
+        if (before or after) and x.shape[axis] == 0:
+            raise hd.InvalidArgumentError("empty axis")
+    return jnp.pad(x, pad_width, mode=mode)
 
 
 def test_take_and_take_along_axis():
@@ -468,7 +492,6 @@ def test_the_c_front_takes_the_native_common_cases(monkeypatch):
         ("all", (x,), {}),
         ("any", (x,), {"axis": 0}),
         ("roll", (x,), {"shift": 1}),
-        ("pad", (x, 1), {"mode": "edge"}),
         ("take", (x, i), {"axis": 0}),
         ("take_along_axis", (x, i), {}),
         ("meshgrid", (x, x), {}),

@@ -8,6 +8,7 @@ which it skips for traced inputs.
 from __future__ import annotations
 
 import itertools
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -23,7 +24,7 @@ from .._common import (
     normalize_axis,
     normalize_pad_width,
 )
-from ._core import compiled_common_case, default_float, default_int, native_dtype
+from ._core import default_float, default_int, native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
 __all__ = names_in("extra")  # the API table's extra rows
@@ -99,7 +100,6 @@ def one_hot(indices, num_classes, /, *, dtype=None, axis=-1):
     return jax.nn.one_hot(indices, num_classes, dtype=default_float() if dt is None else dt, axis=axis)
 
 
-@compiled_common_case(2, ("pad_width", "mode"), ("mode", "constant_values"))
 def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     """Pad ``x``. ``pad_width`` as in NumPy; ``mode`` one of constant, reflect, symmetric, edge, wrap."""
     if mode != "constant":
@@ -111,12 +111,23 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     widths = normalize_pad_width(pad_width, len(shape))
     if not widths:  # a 0-d array has nothing to pad (jnp.pad rejects the empty pad_width)
         return jnp.asarray(x)
-    if mode == "constant":  # (jnp.pad reads an int width faster than the pairs)
-        return jnp.pad(x, pad_width if type(pad_width) is int else widths, constant_values=constant_values)
+    if mode == "constant":
+        return _pad(x, widths, mode, constant_values)
     for axis, (before, after) in enumerate(widths):
         if (before or after) and shape[axis] == 0:
             raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
-    return jnp.pad(x, pad_width, mode=mode)  # (checked above; jnp.pad reads the user's form fastest)
+    return _pad(x, widths, mode, 0)
+
+
+# jnp.pad's program, compiled with the widths (pairs of ints, hashable, whatever the caller's form:
+# jit's C++ dispatch would refuse a list) and the mode static, as jnp.pad compiles it, without its
+# Python steps at every call (~10 us); not the shim's native common case: a list, which jit refuses,
+# would cost ~40 us in its error before the shim
+@partial(jax.jit, static_argnums=(1, 2), inline=True)
+def _pad(x, widths, mode, constant_values):
+    if mode == "constant":
+        return jnp.pad(x, widths, constant_values=constant_values)
+    return jnp.pad(x, widths, mode=mode)
 
 
 def split(x, indices_or_sections, /, *, axis=0):
