@@ -51,6 +51,12 @@ CONFORMANCE_COSTS: dict[str, str] = {
     "ones_like": _DEVICE_PLACEMENT_COST.format(
         native="jnp.ones_like", timed="72.9 us vs jnp.ones_like(x) 42.3 us at 1000 int32"
     ),
+    "astype": "the standard refuses a complex-to-real cast, which jnp.astype does (dropping the "
+    "imaginary part, with a warning): the shim reads x's dtype and the target's before the cast, "
+    "and converts hedera's dtype and device; with device= (the benchmark's draw, a 0.13-0.18 ms "
+    "call) that Python costs +1.7-2.0 us at one element (1.01-1.02x; paired, 2-core machine shared "
+    "with other benchmarks, load ~1-2). The dtype, a positional argument, cannot go to the C "
+    "front's native common case (it translates keywords only)",
 }
 
 #: function -> how this backend gives the standard's special values where jax.numpy's own call does not
