@@ -23,7 +23,7 @@ from jax._src import config as _jax_config  # the fast, context-aware read of ja
 
 from ... import dtypes as _hd
 from ...errors import InvalidArgumentError, UnsupportedDtypeError, UnsupportedError
-from .._common import device_string, parse_device, wrong_device_kind
+from .._common import KeywordTranslation, device_string, native_common_case, parse_device, wrong_device_kind
 
 BACKEND = "jax"
 
@@ -51,6 +51,12 @@ CONFORMANCE_COSTS: dict[str, str] = {
     "ones_like": _DEVICE_PLACEMENT_COST.format(
         native="jnp.ones_like", timed="72.9 us vs jnp.ones_like(x) 42.3 us at 1000 int32"
     ),
+    "astype": "the standard refuses a complex-to-real cast, which jnp.astype does (dropping the "
+    "imaginary part, with a warning): the shim reads x's dtype and the target's before the cast, "
+    "and converts hedera's dtype and device; with device= (the benchmark's draw, a 0.13-0.18 ms "
+    "call) that Python costs +1.7-2.0 us at one element (1.01-1.02x; paired, 2-core machine shared "
+    "with other benchmarks, load ~1-2). The dtype, a positional argument, cannot go to the C "
+    "front's native common case (it translates keywords only)",
 }
 
 #: function -> how this backend gives the standard's special values where jax.numpy's own call does not
@@ -72,6 +78,15 @@ _NATIVE_OF: dict[_hd.DType, np.dtype] = {
     d: (np.dtype(jnp.bfloat16) if d is _hd.bfloat16 else d.dtype) for d in _hd.all_dtypes
 }
 _WIDE = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
+
+#: a dtype keyword as the C front passes it to a jax.numpy function (native_common_case's
+#: ``translated``): hedera's dtypes of 32 bits or fewer as the NumPy dtypes :func:`native_dtype`
+#: returns for them in either x64 mode; the 64-bit ones keep the shim, whose x64 check raises
+DTYPE_KEYWORD = KeywordTranslation({d: native for d, native in _NATIVE_OF.items() if native not in _WIDE})
+
+_HD_DTYPE = _hd.DType
+#: a hedera dtype's name -> its native dtype, for those that need no x64 check (32 bits or fewer)
+_NARROW_BY_NAME: dict[str, np.dtype] = {d.name: n for d, n in _NATIVE_OF.items() if n not in _WIDE}
 
 # every spelling seen so far -> numpy dtype (hedera dtypes, numpy dtypes and types, jnp types, names)
 _CACHE: dict[Any, np.dtype] = {}
@@ -132,6 +147,11 @@ def native_dtype(dtype: Any) -> np.dtype | None:
     """
     if dtype is None:
         return None
+    if dtype.__class__ is _HD_DTYPE:  # (by name: a DType's own hash and == run in Python, ~0.3 us)
+        try:
+            return _NARROW_BY_NAME[dtype.name]
+        except KeyError:  # a 64-bit dtype
+            pass
     out = _lookup(dtype)
     if out in _WIDE and not _X64.value:
         raise x64_error(out)
@@ -202,9 +222,38 @@ def scalar_dtype(value: Any) -> np.dtype | None:
     return None
 
 
+def compiled_common_case(
+    nargs: int | tuple[int, int], static: tuple[str, ...] = (), forwarded: tuple[str, ...] = ()
+) -> Any:
+    """Mark a shim with ``jax.jit(shim)`` as its native common case (``_common.native_common_case``).
+
+    A shim written in Python costs ~0.6-1 us a call on top of jax.numpy's (its frame, the C front
+    entering the interpreter, and attribute reads of a jax array: ``x.ndim`` ~110 ns, ``x.dtype``
+    ~60 ns); compiled with ``jax.jit`` it runs only when jit traces it, once per shapes, dtypes and
+    static arguments, and a call costs what jax.numpy's own compiled functions cost (jaxlib's C++
+    dispatch). For shims whose every step but jax.numpy's and lax's operations reads only what
+    jit keeps static: the arrays' shapes and dtypes and the arguments named in ``static`` (which
+    must then be hashable: jit raises for a list, and the C front then calls the shim), and
+    whose operations are data movement, comparisons, or a single compiled function of
+    jax.numpy's (whose program is the same inside the shim's). The C front calls the compiled
+    function for calls of ``nargs`` positional arguments whose keywords are at their defaults or
+    among ``forwarded``; where it raises (a tracing error, an unhashable static argument), the
+    shim. x64 mode is part of jit's cache key, so the shim's reads of it stay right.
+    """
+
+    def mark(shim: Any) -> Any:
+        # (inline: under an outer trace the shim's operations, as the shim itself gives them)
+        native = jax.jit(shim, static_argnames=static, inline=True)
+        return native_common_case(native, nargs, forwarded=forwarded)(shim)
+
+    return mark
+
+
 # ---- devices ------------------------------------------------------------------------
 
 _DEVICE_CACHE: dict[str, Any] = {}
+#: the exact types of the jax.Device objects seen so far (CpuDevice, ...): a device as it is
+_DEVICE_TYPES: set[type] = set()
 
 
 def native_device(device: Any, argname: str = "device") -> Any:
@@ -219,11 +268,13 @@ def native_device(device: Any, argname: str = "device") -> Any:
     UnsupportedError
         For a device kind or index this process does not have.
     """
-    if device is None:
+    if device is None or device.__class__ in _DEVICE_TYPES:
         return device
     if not isinstance(device, str):
         if not isinstance(device, (jax.Device, jax.sharding.Sharding)):
             raise wrong_device_kind(device, argname)
+        if isinstance(device, jax.Device):
+            _DEVICE_TYPES.add(device.__class__)  # (isinstance against Sharding, an ABC, takes ~0.3 us)
         return device
     try:
         return _DEVICE_CACHE[device]

@@ -22,15 +22,16 @@ def astype(x, dtype, /, *, copy=True, device=None):
     the imaginary part (use ``real(x)`` first).
     """
     dt = native_dtype(dtype)
-    if x.dtype.kind == "c" and dt.kind != "c":
+    x_dtype = x.dtype
+    if x_dtype.kind == "c" and dt.kind != "c":
         raise DtypeError(
-            f"astype: casting complex {x.dtype} to real {dt} is not allowed by the standard; "
+            f"astype: casting complex {x_dtype} to real {dt} is not allowed by the standard; "
             f"take real(x) or abs(x) first"
         )
-    if device is None and x.dtype != dt:
-        # a cast makes a new array: jnp.astype's copy=True would copy it once more (~7 us)
-        return lax.convert_element_type(x, dt)
-    if x.dtype != dt:
+    if x_dtype != dt:
+        if device is None:
+            # a cast makes a new array: jnp.astype's copy=True would copy it once more (~7 us)
+            return lax.convert_element_type(x, dt)
         copy = False  # (the cast's array is new: copy=True would copy it once more, ~11 us)
     return jnp.astype(x, dt, copy=copy, device=native_device(device))
 

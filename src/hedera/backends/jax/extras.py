@@ -8,6 +8,7 @@ which it skips for traced inputs.
 from __future__ import annotations
 
 import itertools
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -15,7 +16,14 @@ import numpy as np
 
 from ..._api import names_in
 from ...errors import InvalidArgumentError
-from .._common import TopKResult, check_integer_indices, check_pad_mode, normalize_axis, normalize_pad_width
+from .._common import (
+    TopKResult,
+    check_integer_indices,
+    check_pad_mode,
+    native_common_case,
+    normalize_axis,
+    normalize_pad_width,
+)
 from ._core import default_float, default_int, native_dtype
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -23,8 +31,19 @@ __all__ = names_in("extra")  # the API table's extra rows
 
 cumsum = cumulative_sum
 cumprod = cumulative_prod
-einsum = jnp.einsum
 isclose = jnp.isclose
+
+
+def _einsum(subscripts, /, *operands):
+    return jnp.einsum(subscripts, *operands)
+
+
+# jnp.einsum finds its contraction path in Python at every call (~0.1 ms at one element) before it
+# runs its compiled program; compiled with the subscripts static, the path is found once per
+# subscripts and shapes, and the program is jnp.einsum's own (which it inlines)
+@native_common_case(jax.jit(_einsum, static_argnums=0, inline=True), (1, 16))
+def einsum(subscripts, /, *operands):
+    return jnp.einsum(subscripts, *operands)
 
 
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -92,12 +111,23 @@ def pad(x, /, pad_width, *, mode="constant", constant_values=0):
     widths = normalize_pad_width(pad_width, len(shape))
     if not widths:  # a 0-d array has nothing to pad (jnp.pad rejects the empty pad_width)
         return jnp.asarray(x)
-    if mode == "constant":  # (jnp.pad reads an int width faster than the pairs)
-        return jnp.pad(x, pad_width if type(pad_width) is int else widths, constant_values=constant_values)
+    if mode == "constant":
+        return _pad(x, widths, mode, constant_values)
     for axis, (before, after) in enumerate(widths):
         if (before or after) and shape[axis] == 0:
             raise InvalidArgumentError(f"pad: cannot pad an empty axis ({axis}) in mode {mode!r}")
-    return jnp.pad(x, pad_width, mode=mode)  # (checked above; jnp.pad reads the user's form fastest)
+    return _pad(x, widths, mode, 0)
+
+
+# jnp.pad's program, compiled with the widths (pairs of ints, hashable, whatever the caller's form:
+# jit's C++ dispatch would refuse a list) and the mode static, as jnp.pad compiles it, without its
+# Python steps at every call (~10 us); not the shim's native common case: a list, which jit refuses,
+# would cost ~40 us in its error before the shim
+@partial(jax.jit, static_argnums=(1, 2), inline=True)
+def _pad(x, widths, mode, constant_values):
+    if mode == "constant":
+        return jnp.pad(x, widths, constant_values=constant_values)
+    return jnp.pad(x, widths, mode=mode)
 
 
 def split(x, indices_or_sections, /, *, axis=0):

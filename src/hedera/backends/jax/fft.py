@@ -10,7 +10,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..._api import names_in
-from ._core import native_device, native_dtype
+from .._common import native_common_case
+from ._core import DTYPE_KEYWORD, native_device, native_dtype
 
 __all__ = names_in("fft", "fft")  # the API table's hd.fft rows
 
@@ -28,9 +29,11 @@ fftshift = jnp.fft.fftshift
 ifftshift = jnp.fft.ifftshift
 
 
+@native_common_case(jnp.fft.fftfreq, 1, forwarded=("d",), translated={"dtype": DTYPE_KEYWORD})
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     return jnp.fft.fftfreq(n, d=d, dtype=native_dtype(dtype), device=native_device(device))
 
 
+@native_common_case(jnp.fft.rfftfreq, 1, forwarded=("d",), translated={"dtype": DTYPE_KEYWORD})
 def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     return jnp.fft.rfftfreq(n, d=d, dtype=native_dtype(dtype), device=native_device(device))

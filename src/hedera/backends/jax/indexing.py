@@ -12,10 +12,12 @@ import jax.numpy as jnp
 
 from ...errors import InvalidArgumentError
 from .._common import check_index_update_op, check_integer_indices
+from ._core import compiled_common_case
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
 
+@compiled_common_case(2, ("axis",), ("axis",))
 def take(x, indices, /, *, axis=None):
     # jnp.take flattens x when axis is None; the standard allows that only for 1-d x
     if axis is None:
@@ -27,6 +29,7 @@ def take(x, indices, /, *, axis=None):
     return jnp.take(x, indices, axis=axis)
 
 
+@compiled_common_case(2, ("axis",), ("axis",))
 def take_along_axis(x, indices, /, *, axis=-1):
     if getattr(getattr(indices, "dtype", None), "kind", None) not in _INTEGER_KINDS:
         check_integer_indices("take_along_axis", "indices", indices)

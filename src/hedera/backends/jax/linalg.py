@@ -12,8 +12,8 @@ import jax
 import jax.numpy as jnp
 
 from ..._api import names_in
-from .._common import EighResult, QRResult, SlogdetResult, SVDResult
-from ._core import native_dtype
+from .._common import EighResult, QRResult, SlogdetResult, SVDResult, native_common_case
+from ._core import compiled_common_case, native_dtype
 from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
 
 __all__ = names_in("linalg", "linalg")  # the API table's hd.linalg rows
@@ -34,18 +34,22 @@ vector_norm = jnp.linalg.vector_norm
 # hedera's own result classes, so that every backend returns the same named tuples
 
 
+@compiled_common_case(1)
 def eigh(x, /):
     return EighResult(*jnp.linalg.eigh(x))
 
 
+@compiled_common_case(1, ("mode",), ("mode",))
 def qr(x, /, *, mode="reduced"):
     return QRResult(*jnp.linalg.qr(x, mode=mode))
 
 
+@compiled_common_case(1)
 def slogdet(x, /):
     return SlogdetResult(*jnp.linalg.slogdet(x))
 
 
+@compiled_common_case(1, ("full_matrices",), ("full_matrices",))
 def svd(x, /, *, full_matrices=True):
     return SVDResult(*jnp.linalg.svd(x, full_matrices=full_matrices))
 
@@ -54,6 +58,15 @@ def _default_rtol(x):
     return max(x.shape[-2:]) * jnp.finfo(x.dtype).eps
 
 
+@jax.jit
+def _matrix_rank(x, rtol=None):
+    s = jnp.linalg.svdvals(x)
+    rtol = _default_rtol(s) if rtol is None else jnp.asarray(rtol)[..., None]
+    tol = jnp.max(s, axis=-1, keepdims=True, initial=0.0) * rtol
+    return jnp.count_nonzero(s > tol, axis=-1)
+
+
+@native_common_case(_matrix_rank, 1, forwarded=("rtol",))  # (the shim's own call)
 def matrix_rank(x, /, *, rtol=None):
     # jnp.linalg.matrix_rank uses a given rtol as an absolute tolerance; the standard's is relative.
     # Compiled as one program, as jnp.linalg.matrix_rank is: five eager ops cost ~20 us more
@@ -61,23 +74,17 @@ def matrix_rank(x, /, *, rtol=None):
 
 
 @jax.jit
-def _matrix_rank(x, rtol):
-    s = jnp.linalg.svdvals(x)
-    rtol = _default_rtol(s) if rtol is None else jnp.asarray(rtol)[..., None]
-    tol = jnp.max(s, axis=-1, keepdims=True, initial=0.0) * rtol
-    return jnp.count_nonzero(s > tol, axis=-1)
+def _pinv_default(x):
+    return jnp.linalg.pinv(x, rtol=_default_rtol(x))
 
 
+@native_common_case(_pinv_default, 1)  # (the shim's own call for rtol=None)
 def pinv(x, /, *, rtol=None):
     # JAX's default cutoff is ten times the standard's max(M, N) * eps; the standard's, compiled
     # into the program (a Python float rtol is an argument of jnp.linalg.pinv's: ~5 us a call)
     return _pinv_default(x) if rtol is None else jnp.linalg.pinv(x, rtol=rtol)
 
 
-@jax.jit
-def _pinv_default(x):
-    return jnp.linalg.pinv(x, rtol=_default_rtol(x))
-
-
+@compiled_common_case(1, ("offset", "dtype"), ("offset", "dtype"))
 def trace(x, /, *, offset=0, dtype=None):
     return jnp.linalg.trace(x, offset=offset, dtype=native_dtype(dtype))

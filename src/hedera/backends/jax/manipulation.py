@@ -7,6 +7,7 @@ import jax.numpy as jnp
 from ..._api import names_in
 from ..._diagnose import check_kinds
 from .._common import check_integer_indices, exact_axes
+from ._core import compiled_common_case
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -19,6 +20,7 @@ permute_dims = jnp.permute_dims
 reshape = jnp.reshape  # JAX arrays are immutable: copy=False never fails, copy=True is moot
 
 
+@compiled_common_case(1, ("shift", "axis"), ("shift", "axis"))
 def roll(x, /, shift, *, axis=None):
     if not exact_axes(shift) or (axis is not None and not exact_axes(axis)):
         check_kinds("roll", {"shift": shift, "axis": axis})  # jnp.roll takes a float or an array shift
@@ -31,10 +33,16 @@ tile = jnp.tile
 unstack = jnp.unstack
 
 
+@compiled_common_case((1, 16))  # (as many as the C front forwards)
 def broadcast_arrays(*arrays):
     return tuple(jnp.broadcast_arrays(*arrays))  # a tuple, where JAX returns a list
 
 
 def repeat(x, repeats, /, *, axis=None):
-    check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
-    return jnp.repeat(x, repeats, axis=axis)
+    if getattr(getattr(repeats, "dtype", None), "kind", None) not in _INTEGER_KINDS:
+        check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
+    return jnp.repeat(x, repeats, axis)
+
+
+# the common case of the count check: a NumPy dtype's kind (the general check ~0.4 us)
+_INTEGER_KINDS = ("i", "u")

@@ -9,9 +9,12 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..._api import names_in
-from ._core import default_int, default_uint, native_dtype
+from ._core import compiled_common_case, default_int, default_uint, native_dtype
 
 __all__ = names_in("statistical")  # the API table's statistical rows
+
+#: what sum and prod read besides x's shape and dtype
+_REDUCTION = ("axis", "dtype", "keepdims")
 
 max = jnp.max
 min = jnp.min
@@ -20,14 +23,21 @@ std = jnp.std
 var = jnp.var
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return jnp.sum(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
 
 
+@compiled_common_case(1, _REDUCTION, _REDUCTION)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return jnp.prod(x, axis=axis, dtype=None if dtype is None else native_dtype(dtype), keepdims=keepdims)
 
 
+#: what the shims of cumulative_sum and cumulative_prod read besides x's shape and dtype
+_CUMULATIVE = ("axis", "dtype", "include_initial")
+
+
+@compiled_common_case(1, _CUMULATIVE, _CUMULATIVE)
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     # the common case: inexact x, no dtype, no initial zero: jnp.cumsum, without
     # jnp.cumulative_sum's argument checks (~1.3 us); its answer there is the same
@@ -48,6 +58,7 @@ def _integer_accumulator(dt):
     return None
 
 
+@compiled_common_case(1, _CUMULATIVE, _CUMULATIVE)
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     # the common case, as in cumulative_sum: jnp.cumprod without jnp.cumulative_prod's checks (~10 us)
     if dtype is None and not include_initial and x.dtype.kind in "fc":
