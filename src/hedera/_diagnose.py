@@ -605,6 +605,8 @@ def _check_sizes(qualname: str, values: dict[str, Any]) -> None:
             raise errors.InvalidArgumentError(f"{qualname}: s={values['s']!r} must hold sizes of at least 1")
     if qualname == "diff" and _negative(values.get("n")):
         raise errors.InvalidArgumentError(f"diff: n must be non-negative, got {values['n']}")
+    if qualname == "repeat" and _is_array(values.get("repeats")) and _is_array(values.get("x")):
+        _check_repeat(values)
     reps = values.get("repetitions")
     if qualname == "tile" and isinstance(reps, (tuple, list)) and any(_negative(r) for r in reps):
         raise errors.InvalidArgumentError(f"tile: repetitions={reps!r} has a negative count")
@@ -615,6 +617,21 @@ def _check_sizes(qualname: str, values: dict[str, Any]) -> None:
         raise errors.InvalidArgumentError(
             f"{qualname}: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord_!r}"
         )
+
+
+def _check_repeat(values: dict[str, Any]) -> None:
+    """An array of counts: one non-negative count per element along the axis, or one for all."""
+    from ._front import to_numpy
+    from .backends._common import check_repeat_counts
+
+    x, axis = values["x"], values.get("axis")
+    try:
+        counts = to_numpy(values["repeats"])
+        size = math.prod(_shape(x)) if axis is None else _shape(x)[axis]
+    except Exception:  # a traced array, an axis out of range (the axis check's): nothing to read here
+        return
+    if size is not None:
+        check_repeat_counts(counts, size)
 
 
 def _check_overflow(exc: BaseException, qualname: str) -> None:

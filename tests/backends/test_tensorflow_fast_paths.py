@@ -456,3 +456,36 @@ def test_broadcast_to_shape_operands_match_tf() -> None:
                 assert isinstance(got, Exception) == isinstance(want, Exception), (x, shape, got, want)
                 if not isinstance(want, Exception):
                     _same_bits(got, want, f"{x} {shape}")
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float32, np.int64, np.bool_, np.uint8, np.uint16, np.complex64, np.int8]
+)
+def test_repeat_by_array_counts_is_tf_repeat(dtype) -> None:
+    """An eager tensor of counts: one gather of positions repeated on the host, the data movement of
+    tf.repeat (same dtype, shape and bits) for every shape, axis and count dtype; counts that are not
+    one non-negative count per element (or one for all) are hedera's errors. On empty arrays
+    tf.repeat itself raises a ValueError for valid counts: the gather answers as NumPy does."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for shape in [(), (1,), (5,), (2, 3), (3, 1, 2), (0, 3)]:
+        for axis in [None, *range(-len(shape), len(shape))]:
+            x = np.asarray(rng.random(shape) * 10).astype(dtype)
+            n = x.size if axis is None else shape[axis]
+            for counts in ([2], list(rng.integers(0, 3, n)), [0] * n, [-1] + [1] * (n - 1), [1, 2] * (n + 1)):
+                for count_dtype in (np.int64, np.int32):
+                    r = tf.constant(np.asarray(counts, count_dtype))
+                    got = _outcome(hd.repeat, tf.constant(x), r, axis=axis)
+                    if len(counts) not in (1, n):
+                        assert isinstance(got, hd.ShapeError), (shape, axis, counts, got)
+                        continue
+                    if np.min(counts, initial=0) < 0:  # (tf.repeat took it as 0)
+                        assert isinstance(got, hd.InvalidArgumentError), (shape, axis, counts, got)
+                        continue
+                    want = np.repeat(x, np.asarray(counts, np.int64), axis=axis)
+                    assert got.dtype == tf.as_dtype(want.dtype) and tuple(got.shape) == want.shape
+                    np.testing.assert_array_equal(got.numpy(), want)
+                    if 0 not in shape and dtype is not np.uint16:  # (tf.repeat raises on empty x, uint16)
+                        _same_bits(got, tf.repeat(tf.constant(x), r, axis=axis))
+                    checked += 1
+    assert checked > 50

@@ -414,6 +414,24 @@ def test_negative_sizes_with_arrays(backend):
     raises_exactly(hd.InvalidArgumentError, hd.scatter_nd, array(backend, [[0]]), _ones(backend, 1), (-1,))
 
 
+@pytest.mark.parametrize("axis", [None, 0])
+def test_repeat_counts_array_of_the_wrong_length_or_negative(backend, axis):
+    """An array of counts holds one non-negative count per element along the axis, or one for all:
+    NumPy and torch refused others with their own errors, JAX and TensorFlow took a negative count as
+    0 (and TensorFlow answered a valid count on an empty x with a ValueError)."""
+    x = array(backend, [1.0, 2.0, 3.0])
+    err = raises_exactly(hd.InvalidArgumentError, hd.repeat, x, array(backend, [1, -1, 2]), axis=axis)
+    assert "repeat: repeats" in str(err) and "-1" in str(err)
+    for counts in ([1, 2], [1, 2, 3, 4], [[1, 1, 1]]):
+        err = raises_exactly(hd.ShapeError, hd.repeat, x, array(backend, counts), axis=axis)
+        assert "repeat: repeats must hold 1 or 3 counts" in str(err)
+    for counts in ([2], [1, 0, 2]):  # (and the valid ones still answer)
+        got = hd.to_numpy(hd.repeat(x, array(backend, counts), axis=axis))
+        np.testing.assert_array_equal(got, np.repeat([1.0, 2.0, 3.0], counts))
+    empty = hd.reshape(array(backend, []), (0, 3))
+    assert tuple(hd.repeat(empty, array(backend, [2, 0, 1]), axis=1).shape) == (0, 3)
+
+
 # ---- non-arrays where arrays are required ------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import dtypes as _hd_dtypes
-from ..errors import ArgumentTypeError, DtypeError, InvalidArgumentError, InvalidAxisError
+from ..errors import ArgumentTypeError, DtypeError, InvalidArgumentError, InvalidAxisError, ShapeError
 
 _KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps": "gpu"}
 
@@ -324,6 +324,20 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
     d = _hd_dtypes.as_hedera_dtype(dtype)
     if d.kind not in _INTEGER_KINDS:
         raise DtypeError(f"{fname}: {argname} must have an integer dtype, got {d.name}")
+
+
+def check_repeat_counts(counts: Any, size: int) -> None:
+    """Raise hedera's error unless ``counts`` (a NumPy array of ``repeat``'s counts, read on the host)
+    holds one non-negative count for each of the ``size`` elements along the axis, or one for all.
+
+    Frameworks refuse them with their own errors (NumPy, torch) or answer (JAX, TensorFlow: a
+    negative count as 0)."""
+    if counts.ndim > 1 or counts.size not in (1, size):
+        raise ShapeError(
+            f"repeat: repeats must hold 1 or {size} counts (x's size along axis), got shape {counts.shape}"
+        )
+    if counts.size and counts.min() < 0:
+        raise InvalidArgumentError(f"repeat: repeats must be >= 0, got {counts.min()}")
 
 
 # ---- finfo / iinfo: the standard's objects, with Python scalar fields ---------------------------

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..._api import names_in
 from ..._diagnose import check_kinds
-from .._common import check_integer_indices, exact_axes
+from .._common import check_integer_indices, check_repeat_counts, exact_axes, normalize_axis
 from ._core import compiled_common_case
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
@@ -41,6 +43,10 @@ def broadcast_arrays(*arrays):
 def repeat(x, repeats, /, *, axis=None):
     if getattr(getattr(repeats, "dtype", None), "kind", None) not in _INTEGER_KINDS:
         check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
+    if isinstance(repeats, jax.Array) and not isinstance(repeats, jax.core.Tracer):
+        # (concrete counts, which jnp.repeat reads on the host too: it takes a negative count as 0)
+        size = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+        check_repeat_counts(np.asarray(repeats), size)
     return jnp.repeat(x, repeats, axis)
 
 
