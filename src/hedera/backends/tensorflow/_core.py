@@ -87,10 +87,11 @@ CONFORMANCE_COSTS: dict[str, str] = {
     "bitwise_left_shift": "shifts by the bit width or more give 0, as in NumPy (TF leaves them "
     "undefined): where every shift is narrower (the shifts of an eager CPU tensor read in place, "
     "through a Python list for up to 64 of them) TF's one op, +1.7 us at 1 element (load 15), "
-    "1.27x at 1000 int64 (+2.7 us, load 22); wider shifts, and inside tf.function, 4 ops "
-    "(+75 us at 1 element)",
+    "1.27x at 1000 int64 (+2.7 us, load 22); on the slower 2-core machine of 2026-12-06 (load 1.1) "
+    "+2.6 us at 1 element, 1.35x at 1000 (+10 us: reading 1000 shifts to the host and their max); "
+    "wider shifts, and inside tf.function, 4 ops (+75 us at 1 element)",
     "bitwise_right_shift": "as bitwise_left_shift (0 or -1 for wide shifts): +1.6 us at 1 element, "
-    "1.22x at 1000",
+    "1.22x at 1000 (2026-12-06: +2.7 us, 1.28x)",
     "floor_divide": "NumPy's exact floor division of floats (TF's floordiv rounds x / y first, "
     "off by one near integers) and 0 for integer division by zero (TF raises): rint((x1 - x1 mod x2) "
     "/ x2), and TF's floordiv where that is below 1 in magnitude (7 ops, 22 before): +47 us at 1 "
