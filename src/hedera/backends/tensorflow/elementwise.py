@@ -80,19 +80,13 @@ def _binary(op, name: str, doc: str):
     eager = _EAGER
 
     def binary(x1, x2, /):
-        if type(x1) is eager and type(x2) is eager:  # the common case: two eager tensors
-            try:
-                return op(x1, x2)
-            except MIXED_DTYPE_ERRORS:
-                a, b = promote(x1, x2)
-                if a is x1 and b is x2:  # same dtypes: the error is not about promotion
-                    raise
-            return op(a, b)
-        # the checks for a Python zero cost one type() and one or two identity tests; a nonzero
-        # float adds one truth test (``not x2``), nothing else
         kind = type(x2)
         kind1 = type(x1)
-        if kind1 in _PY_SCALAR_TYPES:  # TF converts a left scalar to x2's dtype: the same checks
+        # the checks for a Python zero (skipped for two eager tensors, the common case) cost one
+        # type() and one or two identity tests; a nonzero float adds one truth test (``not x2``)
+        if kind1 is eager and kind is eager:
+            pass
+        elif kind1 in _PY_SCALAR_TYPES:  # TF converts a left scalar to x2's dtype: the same checks
             if kind in _PY_SCALAR_TYPES:
                 x1, x2 = promote(x1, x2)
             elif kind1 is float:
