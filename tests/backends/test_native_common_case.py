@@ -320,3 +320,15 @@ def test_front_falls_back_to_the_shim_where_the_native_raises():
     for _ in range(2):  # (the first call may be a cache miss, which the Python front decides)
         got = hd.linalg.cross(torch.asarray(a), torch.asarray(b))
     np.testing.assert_array_equal(got.numpy(), np.cross(a, b))
+
+
+def test_the_forwarded_bound_is_the_c_fronts():
+    """native_common_case refuses a spec the C front would ignore (more arguments than it forwards)."""
+    import re
+
+    from hedera.backends._common import MAX_FORWARDED, native_common_case
+
+    source = (Path(hd.__file__).parent / "_fastfront.c").read_text()
+    assert re.search(r"#define MAX_FORWARDED (\d+)", source).group(1) == str(MAX_FORWARDED)
+    with pytest.raises(AssertionError, match="forwards"):
+        native_common_case(print, (1, MAX_FORWARDED + 1))

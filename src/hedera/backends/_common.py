@@ -483,6 +483,10 @@ def _named(f: Callable, name: str) -> Callable:
     return f
 
 
+#: the most arguments the C front forwards to a native common case (MAX_FORWARDED in _fastfront.c)
+MAX_FORWARDED = 16
+
+
 @dataclass(frozen=True)
 class KeywordTranslation:
     """How the C front passes a keyword of a native common case on to the native, off its default.
@@ -540,6 +544,7 @@ def native_common_case(
     assert dtypes is not None or not same_shape, "the C front compares shapes where it compares dtypes"
     assert dtypes is None or arg_types is None, "dtypes of array arguments, or types of leading arguments"
     assert arg_types is None or 1 <= len(arg_types) <= least, "types of arguments every such call has"
+    assert most <= MAX_FORWARDED, "the C front ignores a spec of more arguments than it forwards"
 
     def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
         # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
