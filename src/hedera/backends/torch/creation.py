@@ -74,13 +74,17 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     return torch.arange(start, stop, step, dtype=dt, device=dev)
 
 
-#: the classes of objects asarray's common case hands to torch.asarray as they are (an exact class
-#: test: isinstance(obj, torch.Tensor) costs ~0.1 us, torch's metaclass __instancecheck__)
-_BUILT_BY_TORCH = frozenset((list, tuple, bool, int, float, complex))
-
-
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
-    if obj.__class__ in _BUILT_BY_TORCH and dtype is None and device is None and copy is None:
+    # the classes of objects the common case hands to torch.asarray as they are: an exact class test
+    # (isinstance(obj, torch.Tensor) costs ~0.1 us, torch's metaclass __instancecheck__), against a
+    # tuple written here (dynamo's guard on a module-level frozenset's membership failed on the frame
+    # that made it: "Guard failed on the same frame it was created", torch 2.13)
+    if (
+        obj.__class__ in (list, tuple, bool, int, float, complex)
+        and dtype is None
+        and device is None
+        and copy is None
+    ):
         try:  # the common case: torch's parser takes ~0.3 us for each keyword, even None
             return torch.asarray(obj)
         except OverflowError as e:
