@@ -44,9 +44,11 @@ def repeat(x, repeats, /, *, axis=None):
     if getattr(getattr(repeats, "dtype", None), "kind", None) not in _INTEGER_KINDS:
         check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
     if isinstance(repeats, jax.Array) and not isinstance(repeats, jax.core.Tracer):
-        # (concrete counts, which jnp.repeat reads on the host too: it takes a negative count as 0)
+        # (concrete counts, which jnp.repeat reads on the host too: it takes a negative count as 0;
+        # it gets the host copy read here, not a second transfer of its own)
         size = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
-        check_repeat_counts(np.asarray(repeats), size)
+        repeats = np.asarray(repeats)
+        check_repeat_counts(repeats, size)
     return jnp.repeat(x, repeats, axis)
 
 
