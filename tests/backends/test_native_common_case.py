@@ -253,6 +253,7 @@ _ROUTES = [
                             "full_like(x, 2, dtype=hd.float64, device=torch.device('cpu'))"],
      ["full_like(i, 2)", "full_like(x, 2, dtype=hd.int8)", "full_like(x, 2, dtype=torch.float64)"]),
     ("torch", "tanh", ["tanh(x)"], ["tanh(c)"]),
+    ("torch", "matmul", ["matmul(x, x)", "matmul(i, i)", "matmul(c, c)"], ["matmul(x, i)", "matmul(i, x)"]),
     ("numpy", "sum", ["sum(x)", "sum(x, axis=0, keepdims=True)", "sum(x, dtype=None)"],
      ["sum(x, dtype=hd.float64)"]),
     ("numpy", "sign", ["sign(x)", "sign(i)"], ["sign(c)"]),

@@ -19,7 +19,12 @@ _INEXACT = frozenset(
 )
 
 
-@native_common_case(torch.matmul, 2, tuple(_INEXACT))
+#: the integer dtypes torch.matmul multiplies on the CPU; on a device without integer kernels
+#: (CUDA) it raises for them, and the C front then calls the shim (native_common_case)
+_CPU_INTEGER = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)
+
+
+@native_common_case(torch.matmul, 2, (*_INEXACT, *_CPU_INTEGER))
 def matmul(x1, x2, /):
     # the common case first: one dtype, on the CPU or inexact (x1.is_cpu, not x1.device.type:
     # building a torch.device costs more than the product of small matrices)
