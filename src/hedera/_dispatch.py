@@ -572,11 +572,30 @@ def miss(cache: dict, qualname: str, arrays: tuple[Any, ...], argnames: tuple[st
     # there would fail those guards at the next call and recompile (docs/dispatch.md).
     if key is not None and not _is_tracing():
         cache[key] = target
+        given = _without_trailing_none(key)  # the C front's key where a call omits optional arrays
+        if given is not key:
+            cache[given] = target
+            key = given
         if type(key) is tuple and all(k is key[0] for k in key):
             cache[key[0]] = target  # the front's fast path looks up the common type alone
         elif _is_one_typed_sequence(key, arrays):
             cache[key[1]] = target  # a sequence front's fast path looks up its elements' type
     return target
+
+
+def _without_trailing_none(key: Any) -> Any:
+    """A tuple key without the types of trailing None arguments (``(T, T, NoneType)`` as ``(T, T)``),
+    the key the C front looks up where a call omits optional arrays (``searchsorted(x1, x2)``): the
+    backend function is the same, since None does not take part in choosing the backend."""
+    if type(key) is not tuple:
+        return key
+    end = len(key)
+    while end > 1 and key[end - 1] is _NONE_TYPE:
+        end -= 1
+    return key if end == len(key) else key[:end]
+
+
+_NONE_TYPE = type(None)
 
 
 def _is_python_scalar(v: Any) -> bool:

@@ -160,12 +160,15 @@ SignatureBounds = tuple[int, "tuple[str, ...] | None", int, int]
 _VARARGS, _VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
 
 
-def _signature_bounds(front: Callable[..., Any]) -> SignatureBounds | None:
+def _signature_bounds(
+    front: Callable[..., Any], left_to_python: tuple[str, ...] = ()
+) -> SignatureBounds | None:
     """What calls ``front``'s signature can bind, read off its code object (cheaper than
     :func:`inspect.signature` for 180 fronts at import), for C to send any other call to the Python
     front, which raises CPython's TypeError: else a backend function that takes more arguments
-    runs it (numpy's ``sin(x, x)`` writes into x). None for a function without its own code (a
-    wrapper): every call may bind."""
+    runs it (numpy's ``sin(x, x)`` writes into x). The keyword-only parameters named in
+    ``left_to_python`` are left out, so that a call passing one goes to the Python front too.
+    None for a function without its own code (a wrapper): every call may bind."""
     if type(front) is not FunctionType or hasattr(front, "__wrapped__"):
         return None
     code = front.__code__
@@ -174,6 +177,7 @@ def _signature_bounds(front: Callable[..., Any]) -> SignatureBounds | None:
     keywords = None
     if not code.co_flags & _VARKEYWORDS:
         keywords = names[positional_only : positional + code.co_kwonlyargcount]
+        keywords = tuple(name for name in keywords if name not in left_to_python)
     most = -1 if code.co_flags & _VARARGS else positional
     return most, keywords, positional_only, positional - positional_only
 
@@ -206,6 +210,7 @@ def accelerate(
     text_signature: str | None = None,
     checks: tuple[tuple[str, int, int, bool, int | None], ...] = (),
     optional: tuple[str, ...] = (),
+    left_to_python: tuple[str, ...] = (),
 ) -> F:
     """``front`` as a builtin with the C hot path (see the module docstring), or ``front`` itself.
 
@@ -221,7 +226,9 @@ def accelerate(
     their fast tests and calls :func:`hedera._argkinds.check_argument` where one fails.
     ``optional`` names the last of the ``arity`` arrays where they default to None (clip's
     ``("min", "max")``): C completes a call that omits them or passes them by keyword to the
-    positional call the Python front makes (:func:`_completed_arguments`).
+    positional call the Python front makes (:func:`_completed_arguments`). ``left_to_python`` names
+    keyword-only parameters whose calls the Python front decides (``searchsorted``'s ``sorter``, an
+    array C does not look at; ``asarray``'s ``backend``).
     """
     if _extension is None:
         return front
@@ -232,7 +239,7 @@ def accelerate(
         doc = f"{name}({text_signature})\n--\n\n{front.__doc__}"
     explain = _explainer(front, qualname)
     check = functools.partial(check_argument, qualname)
-    bounds = _signature_bounds(front)
+    bounds = _signature_bounds(front, left_to_python)
     fast = _extension.make_front(
         front,
         explain,

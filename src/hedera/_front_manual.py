@@ -11,9 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _dispatch
 from . import dtypes as _dtypes
-from ._dispatch import backend_name_of_type, current_namespace, load_backend, resolve
+from ._dispatch import (
+    backend_name_of_type,
+    current_function,
+    current_namespace,
+    function_of,
+    load_backend,
+    resolve,
+)
 from ._error_path import diagnose as _diagnose
+from ._fastpath import CURRENT, accelerate
 from .dtypes import DType, as_hedera_dtype
 from .errors import DtypeError, NotAnArrayError
 from .typing import Array, DeviceLike, DTypeLike
@@ -79,6 +88,8 @@ def asarray(
     source = backend_name_of_type(type(obj))
     if backend is None:
         ns = load_backend(source) if source else current_namespace()
+        if not _dispatch._is_tracing():
+            _remember_asarray(type(obj), source, ns)
     else:
         ns = load_backend(backend)
         if source is not None and source != backend:
@@ -88,6 +99,41 @@ def asarray(
     except Exception as e:
         _diagnose(e, "asarray", {"obj": obj, "dtype": dtype, "device": device, "copy": copy})
         raise
+
+
+def _asarray_on_current(
+    obj: Any, /, *, dtype: DTypeLike | None = None, device: DeviceLike | None = None, copy: bool | None = None
+) -> Array:
+    """``asarray`` of an object that is not an array, on the current backend: what ``asarray``'s
+    C front calls for a list or a Python scalar, itself a C front keyed on the current backend, so
+    that ``hd.asarray([1.0, 2.0])`` runs no Python frame of hedera's."""
+    f = current_function(_asarray_by_backend, "asarray")
+    try:
+        return f(obj, dtype=dtype, device=device, copy=copy)
+    except Exception as e:
+        _diagnose(e, "asarray", {"obj": obj, "dtype": dtype, "device": device, "copy": copy})
+        raise
+
+
+#: the caches of asarray's C front: an array type -> its backend's asarray, and the type of an
+#: object no backend owns (NOT_ARRAYS) -> _asarray_on_current; and of _asarray_on_current's: a
+#: backend name -> its asarray
+_asarray_by_type: dict = {}
+_asarray_by_backend: dict = {}
+#: the types of the objects asarray builds on the current backend that are never arrays
+NOT_ARRAYS = (list, tuple, int, float, complex, bool)
+
+
+def _remember_asarray(t: type, source: str | None, ns: Any) -> None:
+    """Cache, for asarray's C front, what a call of ``asarray(obj)`` with ``type(obj) is t`` runs."""
+    if source is not None:
+        _asarray_by_type[t] = function_of(ns, "asarray")
+    elif t in NOT_ARRAYS:
+        _asarray_by_type[t] = _asarray_on_current
+
+
+_asarray_on_current = accelerate(_asarray_on_current, _asarray_by_backend, CURRENT, "asarray")
+asarray = accelerate(asarray, _asarray_by_type, 1, "asarray", left_to_python=("backend",))
 
 
 def dtype(x: Array, /) -> DType:

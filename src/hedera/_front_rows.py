@@ -18,7 +18,15 @@ from ._api import BY_QUALNAME, PARAMETERS, RETURNS, Function, Param
 from ._argkinds import front_checks
 from ._fastpath import CURRENT, SEQUENCE, VARIADIC, VARIADIC_AFTER_FIRST, accelerate
 
-__all__ = ["cache_name", "docstring", "fast_path_arity", "front", "front_name", "optional_arrays"]
+__all__ = [
+    "cache_name",
+    "docstring",
+    "fast_path_arity",
+    "front",
+    "front_name",
+    "optional_arrays",
+    "python_only_arrays",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,11 +50,15 @@ def fast_path_arity(fn: Function) -> int | None:
     sequence of arrays (``concat``: SEQUENCE), all positional arguments (``meshgrid``:
     VARIADIC) or all after a leading non-array one (``einsum``'s operands after its subscripts:
     VARIADIC_AFTER_FIRST), and fronts without arrays (``zeros``: CURRENT, keyed on the current
-    backend). The rest (keyword-only arrays such as ``searchsorted``'s ``sorter``) have the
-    Python front alone.
+    backend). Optional keyword-only arrays (``searchsorted``'s ``sorter``, :func:`python_only_arrays`)
+    do not count: a call that passes one goes to the Python front.
     """
-    arrays = fn.array_params
+    python_only = python_only_arrays(fn)
+    arrays = tuple(a for a in fn.array_params if a not in python_only)
     if not arrays:
+        if python_only:
+            return None
+
         return CURRENT
     names = [p.name for p in fn.signature if isinstance(p, Param)]
     if len(arrays) == 1 and names[0] == "*" + arrays[0]:
@@ -58,6 +70,19 @@ def fast_path_arity(fn: Function) -> int | None:
     if len(arrays) <= 3 and _positional_names(fn)[: len(arrays)] == list(arrays):
         return len(arrays)
     return None
+
+
+def python_only_arrays(fn: Function) -> tuple[str, ...]:
+    """The keyword-only arrays of ``fn`` that default to None (``searchsorted``'s ``sorter``,
+    ``diff``'s ``prepend`` and ``append``): the C front takes no call that passes one (its signature
+    leaves them out, so such a call does not fit it), and the Python front looks at their types."""
+    names, keyword_only = [], False
+    for p in fn.signature:
+        if p == "*" or (isinstance(p, Param) and p.name.startswith("*")):
+            keyword_only = True
+        elif isinstance(p, Param) and keyword_only and p.name in fn.array_params and p.default == "None":
+            names.append(p.name)
+    return tuple(names)
 
 
 def optional_arrays(fn: Function) -> tuple[str, ...]:
@@ -141,6 +166,15 @@ def front(cache: dict, qualname: str) -> Callable[[F], F]:
         arity = fast_path_arity(fn)
         if arity is None:
             return python
-        return accelerate(python, cache, arity, qualname, fn.params, front_checks(fn), optional_arrays(fn))
+        return accelerate(
+            python,
+            cache,
+            arity,
+            qualname,
+            fn.params,
+            front_checks(fn),
+            optional_arrays(fn),
+            python_only_arrays(fn),
+        )
 
     return finish

@@ -151,6 +151,56 @@ def test_odd_calls_of_optional_arrays_end_as_in_the_python_front(backend):
         assert issubclass(outcome(hd.clip, x, **kwargs)[0], BackendMismatchError)
 
 
+def test_keyword_only_arrays_are_left_to_the_python_front(backend):
+    """searchsorted's sorter and diff's prepend/append are arrays the C front does not look at: a
+    call without them runs from C (the arrays before them keyed as usual), one that passes them
+    runs the Python front, with its answer and its errors (mixed backends among them)."""
+    x, v = array(backend, [1.0, 2.0, 3.0]), array(backend, [2.5])
+    order = array(backend, [0, 1, 2], dtype=np.int64)
+    for _ in range(2):
+        assert_same_outcome(hd.searchsorted, x, v)
+        assert_same_outcome(hd.searchsorted, x, v, side="right")
+        assert_same_outcome(hd.diff, x)
+        assert_same_outcome(hd.diff, x, n=2)
+    assert not entered_python_front(hd.searchsorted, x, v, side="right")
+    assert not entered_python_front(hd.diff, x, axis=0)
+    assert entered_python_front(hd.searchsorted, x, v, sorter=order)
+    assert entered_python_front(hd.diff, x, prepend=x[:1])
+    assert_same_outcome(hd.searchsorted, x, v, sorter=order)
+    assert_same_outcome(hd.diff, x, prepend=x[:1], append=x[:1])
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    y = array(other, [0.0])
+    for front, kwargs in ((hd.searchsorted, {"sorter": array(other, [0, 1, 2], dtype=np.int64)}),
+                          (hd.diff, {"append": y})):  # fmt: skip
+        args = (x, v) if front is hd.searchsorted else (x,)
+        assert_same_outcome(front, *args, **kwargs)
+        assert issubclass(outcome(front, *args, **kwargs)[0], BackendMismatchError)
+
+
+def test_asarray_runs_on_the_arrays_backend_else_the_current_one(backend):
+    """asarray's C front: an array's type goes to its own backend's asarray, a list or Python
+    scalar to the current backend's (a C front keyed on it, which follows use_backend at each
+    call, hit or miss); backend= goes to the Python front, which converts."""
+    other = "numpy" if backend != "numpy" else "torch"
+    require_backend(other)
+    x = array(backend, [1.0, 2.0])
+    for _ in range(2):
+        for current in (backend, other, backend):
+            with hd.use_backend(current):
+                assert hd.backend_of(hd.asarray([1.0, 2.0])) == current
+                assert hd.backend_of(hd.asarray(2.5, dtype=hd.float64)) == current
+                assert hd.backend_of(hd.asarray(x)) == backend
+                assert hd.backend_of(hd.asarray(x, backend=other)) == other
+                assert_same_outcome(hd.asarray, (1, 2), dtype=hd.int16)
+                assert_same_outcome(hd.asarray, [1, 2], dtype="no such dtype")
+                assert_same_outcome(hd.asarray, [1, 2], bogus=1)
+    with hd.use_backend(other):
+        assert not entered_python_front(hd.asarray, [1.0, 2.0])
+        assert not entered_python_front(hd.asarray, x, dtype=hd.float32)
+        assert entered_python_front(hd.asarray, x, backend=other)
+
+
 def test_sequences(backend):
     x = array(backend, [1.0, 2.0])
     assert_same_outcome(hd.concat, [x, x])

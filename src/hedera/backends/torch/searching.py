@@ -7,7 +7,7 @@ import torch
 from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_integer_indices, native_common_case, normalize_axes
-from ._core import promote, promote_all, to_tensor_like
+from ._core import TORCH_DTYPES, promote, promote_all, to_tensor_like
 
 __all__ = names_in("searching")  # the API table's searching rows
 
@@ -42,6 +42,7 @@ def nonzero(x, /):
     return torch.nonzero(x, as_tuple=True)
 
 
+@native_common_case(torch.searchsorted, 2, tuple(TORCH_DTYPES.values()), forwarded=("side",))
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is None and x2.__class__ is torch.Tensor and x1.dtype is x2.dtype:
         # the common case, without the keywords at torch's defaults (~0.3 us each to parse) and the
