@@ -32,7 +32,7 @@ import tensorflow as tf
 from ... import dtypes as _hd
 from ...errors import BroadcastError, DtypeError, InvalidArgumentError, UnsupportedError
 from .._common import check_integer_indices, device_string, parse_device, wrong_device_kind
-from ._private import EagerTensor, eager_context, register_dtype_spellings
+from ._private import EagerTensor, eager_context, gen_math_ops, register_dtype_spellings
 
 BACKEND = "tensorflow"
 
@@ -702,6 +702,16 @@ def small_constant(value: int, dtype: tf.DType) -> tf.Tensor:
             found = tf.constant(np.array(value, dtype.as_numpy_dtype))
         _SMALL_CONSTANTS[(id(dtype), value)] = found
     return found
+
+
+def nonzero_mask(x: Any) -> Any:
+    """``x != 0`` as a bool tensor of ``x``'s shape (``x`` itself where it is bool; NaN is non-zero,
+    -0.0 is zero): one op, against a cached host zero for an eager tensor, where
+    ``tf.zeros((), dtype)`` converts its Python shape on TF's slow path (~70 us a call)."""
+    if x.dtype is tf.bool:
+        return x
+    zero = small_constant(0, x.dtype) if type(x) is EagerTensor else tf.zeros((), x.dtype)
+    return gen_math_ops.not_equal(x, zero)
 
 
 _SHAPE_OPERANDS: dict[tuple, tf.Tensor] = {}

@@ -19,6 +19,7 @@ from ._core import (
     is_scalar,
     native_device,
     native_dtype,
+    nonzero_mask,
     on_device,
     promote_dtypes,
     scalar_dtype,
@@ -43,7 +44,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if source is dt:
         out = tf.identity(x) if copy else x
     elif source in REAL or dt in COMPLEX:  # the common case: tf.cast's op, without its ~1.5 us of Python
-        out = gen_math_ops.cast(x, dt) if dt is not tf.bool else tf.not_equal(x, tf.zeros((), source))
+        out = gen_math_ops.cast(x, dt) if dt is not tf.bool else nonzero_mask(x)
     elif source.is_complex and not dt.is_complex:
         # the standard: not permitted, to bool either (TF would drop the imaginary part silently)
         raise DtypeError(
@@ -51,7 +52,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
             "take real(x) or abs(x) first"
         )
     elif dt is tf.bool:
-        out = tf.not_equal(x, tf.zeros((), x.dtype))
+        out = nonzero_mask(x)
     else:
         out = tf.cast(x, dt)
     # (onto another device only: a device naming x's own needs no op, ~10 us)

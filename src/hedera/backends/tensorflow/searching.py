@@ -21,9 +21,12 @@ from ._core import (
     dtype_enum,
     may_hold_nan,
     ndim,
+    nonzero_mask,
     promote,
+    reduction_axes,
     zero_like,
 )
+from ._private import gen_math_ops
 
 __all__ = names_in("searching")  # the API table's searching rows
 
@@ -65,21 +68,19 @@ def argmin(x, /, *, axis=None, keepdims=False):
     return _arg_extreme(tf.math.argmin, x, axis, keepdims)
 
 
-def _nonzero_mask(x):
-    return x if x.dtype is tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
-
-
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """The number of non-zero elements along ``axis`` (all if None), as int64."""
-    axes = normalize_axes(axis, ndim(x))
-    return tf.reduce_sum(tf.cast(_nonzero_mask(x), DEFAULT_INDEX), axis=list(axes), keepdims=keepdims)
+    axes = None if axis is None else normalize_axes(axis, ndim(x))
+    # (TF's ops themselves: tf.reduce_sum makes its axes anew on every call, ~3 ops for a 0-d x)
+    counts = gen_math_ops.cast(nonzero_mask(x), DEFAULT_INDEX)
+    return gen_math_ops._sum(counts, reduction_axes(counts, axes), bool(keepdims))
 
 
 def nonzero(x, /):
     """The indices of the non-zero elements: one int64 array per axis of ``x``, in row-major order."""
     if ndim(x) == 0:
         raise ShapeError("nonzero: x must have at least one dimension (the standard disallows 0-d input)")
-    coords = tf.where(_nonzero_mask(x))
+    coords = tf.where(nonzero_mask(x))
     return tuple(tf.unstack(coords, num=ndim(x), axis=1))
 
 
