@@ -489,3 +489,30 @@ def test_repeat_by_array_counts_is_tf_repeat(dtype) -> None:
                         _same_bits(got, tf.repeat(tf.constant(x), r, axis=axis))
                     checked += 1
     assert checked > 50
+
+
+COUNTED = [
+    np.array([0.0, -0.0, np.nan, 1.0, -2.5], np.float32),
+    np.array([[0, 1, 0], [2, 0, 3]], np.int8),
+    np.array([[1 + 0j, 0j], [0j, 1j]], np.complex64),
+    np.array([True, False, True]),
+    np.zeros((0, 3), np.float64),
+    np.array(0.0, np.float16),
+]
+
+
+@pytest.mark.parametrize("values", COUNTED, ids=lambda v: f"{v.dtype}{v.shape}")
+def test_count_nonzero_is_tf_count_nonzero(values) -> None:
+    """count_nonzero runs TF's ops itself (a cached host zero, Sum over cached axes): the answer of
+    tf.math.count_nonzero, eagerly and inside tf.function, on every axis and with keepdims."""
+    x = tf.constant(values)
+    axes = [None, ()] + list(range(-values.ndim, values.ndim))
+    for axis in axes:
+        for keepdims in (False, True):
+            want_axis = None if axis is None else list(axis) if type(axis) is tuple else axis
+            want = tf.math.count_nonzero(x, axis=want_axis, keepdims=keepdims, dtype=tf.int64)
+            _same(hd.count_nonzero(x, axis=axis, keepdims=keepdims), want)
+            traced = tf.function(lambda t, a=axis, k=keepdims: hd.count_nonzero(t, axis=a, keepdims=k))
+            _same(traced(x), want)
+    if values.dtype.kind in "fiu":
+        _same(hd.astype(x, hd.bool), tf.cast(x, tf.bool))
