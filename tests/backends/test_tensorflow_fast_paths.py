@@ -506,7 +506,7 @@ def test_count_nonzero_is_tf_count_nonzero(values) -> None:
     """count_nonzero runs TF's ops itself (a cached host zero, Sum over cached axes): the answer of
     tf.math.count_nonzero, eagerly and inside tf.function, on every axis and with keepdims."""
     x = tf.constant(values)
-    axes = [None, ()] + list(range(-values.ndim, values.ndim))
+    axes = [None, (), *range(-values.ndim, values.ndim)]
     for axis in axes:
         for keepdims in (False, True):
             want_axis = None if axis is None else list(axis) if type(axis) is tuple else axis
