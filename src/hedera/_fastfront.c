@@ -57,7 +57,11 @@
  *     which has no arrays, ``dtypes`` is a tuple of tuples of types instead, one for each leading
  *     positional argument, whose exact type must be one of its tuple's: zeros(3), not
  *     zeros((3,)); full((3,), 1.0), not full((3,), a 0-d array)),
- *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s.
+ *     Where the front has two or more arrays, ``dtypes`` may instead be a pair of tuples
+ *     ``(leading, shared)``: the first array's .dtype is one of ``leading`` and the others share
+ *     one of ``shared`` (where's bool condition and its two operands of one dtype),
+ *   - and, where the tuple has a sixth item ``same_shape`` that is true, equal ``.shape``s (not
+ *     with a ``(leading, shared)`` condition).
  * Where the native raises an Exception, the shim decides: it is called with the call's arguments,
  * as the Python front would have (so the promise is about the answers native returns; its errors
  * cost a second call, on the error path only).
@@ -84,7 +88,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define FASTFRONT_ABI 15
+#define FASTFRONT_ABI 16
 #define SEQUENCE (-1)
 #define VARIADIC (-2)
 #define CURRENT (-3)
@@ -165,6 +169,7 @@ typedef struct {
     Py_ssize_t hit_native_min_nargs;
     Py_ssize_t hit_native_nargs; /* (the most) */
     int hit_native_same_shape;   /* the array arguments must have equal .shape */
+    int hit_native_leading;      /* hit_native_dtypes is a pair (leading, shared): see the top */
     PyObject *check;    /* check(name, value): the slow path of a failed fast test */
     PyObject *python;   /* the Python front: the slow path */
     PyObject *explain;  /* explain(exception, args, kwargs): the error path (raises, or returns) */
@@ -328,12 +333,34 @@ leading_types_match(PyObject *condition, PyObject *const *args)
     return 1;
 }
 
+/* Whether a dtype condition is a pair of tuples (leading, shared): dtypes themselves are not tuples. */
+static int
+leading_shared_condition(PyObject *condition)
+{
+    return PyTuple_GET_SIZE(condition) == 2 && PyTuple_CheckExact(PyTuple_GET_ITEM(condition, 0))
+           && PyTuple_CheckExact(PyTuple_GET_ITEM(condition, 1));
+}
+
+/* Whether ``dtype`` is (identically) one of the tuple ``allowed``. */
+static inline int
+one_of(PyObject *allowed, PyObject *dtype)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(allowed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyTuple_GET_ITEM(allowed, i) == dtype) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The target's __hedera_native__ (native, min_nargs, max_nargs, dtypes, keywords), checked: 1 with new
  * references in *native, *dtypes (NULL: no dtype condition) and *keywords, and the nargs, or 0 (none,
  * or malformed: the target is called as it is). */
 static int
 native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObject **dtypes,
-                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs, int *same_shape)
+                   PyObject **keywords, Py_ssize_t *min_nargs, Py_ssize_t *max_nargs, int *same_shape,
+                   int *leading)
 {
     PyObject *spec = NULL;
     /* (without raising AttributeError for the targets that have none: most of them) */
@@ -357,6 +384,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
             ok = 0;
         }
     }
+    *leading = 0;
     if (ok) {
         PyObject *condition = PyTuple_GET_ITEM(spec, 3);
         if (condition == Py_None) {
@@ -367,6 +395,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
                      || (state->arity == CURRENT && leading_types_condition(condition, *min_nargs)))) {
             Py_INCREF(condition);
             *dtypes = condition;
+            *leading = state->arity >= 2 && leading_shared_condition(condition);
         }
         else {
             ok = 0;
@@ -378,8 +407,8 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         /* (an error, or a shape condition without arrays to compare: none) */
         ok = *same_shape >= 0 && (*same_shape == 0 || (state->arity >= 2 && *min_nargs >= state->arity));
         PyErr_Clear();
-        if (ok && *same_shape && *dtypes == NULL) {
-            ok = 0; /* (the shapes are compared where the dtypes are) */
+        if (ok && *same_shape && (*dtypes == NULL || *leading)) {
+            ok = 0; /* (the shapes are compared where the dtypes of one kind are) */
         }
         if (!ok) {
             Py_CLEAR(*dtypes);
@@ -411,10 +440,11 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     }
     PyObject *native = NULL, *dtypes = NULL, *keywords = NULL;
     Py_ssize_t min_nargs = 0, max_nargs = 0;
-    int same_shape = 0;
-    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs, &same_shape)) {
+    int same_shape = 0, leading = 0;
+    if (!native_common_case(state, target, &native, &dtypes, &keywords, &min_nargs, &max_nargs, &same_shape,
+                            &leading)) {
         native = dtypes = keywords = NULL;
-        same_shape = 0;
+        same_shape = leading = 0;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(types[i]);
@@ -432,6 +462,7 @@ remember_hit(FrontState *state, PyObject *const *types, Py_ssize_t count, PyObje
     state->hit_native_min_nargs = min_nargs;
     state->hit_native_nargs = max_nargs;
     state->hit_native_same_shape = same_shape;
+    state->hit_native_leading = leading;
     for (Py_ssize_t i = 0; i < old_count; i++) {
         Py_DECREF(old_types[i]);
     }
@@ -677,21 +708,27 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
     Py_INCREF(allowed);
     int same_shape = state->hit_native_same_shape;
     int ok = 0;
-    PyObject *first = read_dtype(args[0]);
+    Py_ssize_t start = 0; /* the first of the arrays that share one dtype */
+    PyObject *shared = allowed;
+    if (state->hit_native_leading) {
+        PyObject *leading = read_dtype(args[0]);
+        ok = leading != NULL && one_of(PyTuple_GET_ITEM(allowed, 0), leading);
+        Py_XDECREF(leading);
+        start = 1;
+        shared = PyTuple_GET_ITEM(allowed, 1);
+    }
+    PyObject *first = ok || start == 0 ? read_dtype(args[start]) : NULL;
     if (first != NULL) {
-        Py_ssize_t n = PyTuple_GET_SIZE(allowed);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(allowed, i) == first) {
-                ok = 1;
-                break;
-            }
-        }
-        for (Py_ssize_t i = 1; ok && i < arrays; i++) {
+        ok = one_of(shared, first);
+        for (Py_ssize_t i = start + 1; ok && i < arrays; i++) {
             PyObject *other = read_dtype(args[i]);
             ok = other == first;
             Py_XDECREF(other);
         }
         Py_DECREF(first);
+    }
+    else {
+        ok = 0;
     }
     if (ok && same_shape) {
         ok = same_shapes(args, arrays);
@@ -1622,6 +1659,7 @@ make_front(PyObject *module, PyObject *args)
     state->hit_native_min_nargs = 0;
     state->hit_native_nargs = 0;
     state->hit_native_same_shape = 0;
+    state->hit_native_leading = 0;
     state->method_def.ml_name = PyBytes_AS_STRING(name);
     state->method_def.ml_meth = (PyCFunction)(void (*)(void))front_call;
     state->method_def.ml_flags = METH_FASTCALL | METH_KEYWORDS;

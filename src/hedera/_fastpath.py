@@ -47,7 +47,7 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ABI = 15  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
+EXPECTED_ABI = 16  # FASTFRONT_ABI in _fastfront.c: a stale build (an old .so in place) is not used
 SEQUENCE = -1  # the front's arrays are the elements of its first argument (concat, stack)
 VARIADIC = -2  # the front's arrays are all its positional arguments (meshgrid, broadcast_arrays)
 CURRENT = -3  # the front has no arrays: it runs on the current backend (zeros, arange)

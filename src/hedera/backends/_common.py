@@ -515,6 +515,7 @@ def native_common_case(
     same_shape: bool = False,
     arg_types: Sequence[Sequence[type]] | None = None,
     translated: Mapping[str, KeywordTranslation] | None = None,
+    leading: Sequence[Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a conformance shim with its common case, which the C front then calls directly.
 
@@ -529,7 +530,9 @@ def native_common_case(
     ``None``: no condition), and, with ``same_shape`` (which needs ``dtypes``), equal ``.shape``s;
     for a function without array arguments (a creation function: ``arg_types`` instead of
     ``dtypes``), whose leading positional arguments are each of one of the types of their item
-    of ``arg_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). ``native`` gets the positional
+    of ``arg_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). With ``leading`` (dtypes too),
+    the first array's dtype is one of ``leading`` and only the others share one of ``dtypes``
+    (``where``'s bool condition and its operands). ``native`` gets the positional
     arguments and the forwarded and translated keywords.
 
     The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
@@ -545,6 +548,7 @@ def native_common_case(
     assert dtypes is None or arg_types is None, "dtypes of array arguments, or types of leading arguments"
     assert arg_types is None or 1 <= len(arg_types) <= least, "types of arguments every such call has"
     assert most <= MAX_FORWARDED, "the C front ignores a spec of more arguments than it forwards"
+    assert leading is None or (dtypes is not None and not same_shape), "leading: the first array's dtypes"
 
     def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
         # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
@@ -559,6 +563,8 @@ def native_common_case(
         keywords.update({name: t.entry(keywords[name]) for name, t in translated.items()})
         if arg_types is not None:
             condition: tuple | None = tuple(tuple(types) for types in arg_types)
+        elif leading is not None:
+            condition = (tuple(leading), tuple(dtypes))  # type: ignore[arg-type]
         else:
             condition = None if dtypes is None else tuple(dtypes)
         spec = (native, least, most, condition, keywords) + ((True,) if same_shape else ())

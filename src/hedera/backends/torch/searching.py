@@ -63,6 +63,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     return torch.searchsorted(x1, x2, side=side, sorter=sorter)
 
 
+@native_common_case(torch.where, 3, tuple(TORCH_DTYPES.values()), leading=(torch.bool,))
 def where(condition, x1, x2, /):
     # a 0-d operand of another dtype would lose in torch's promotion, and torch wants a bool condition
     if condition.dtype is not torch.bool:
