@@ -516,3 +516,25 @@ def test_count_nonzero_is_tf_count_nonzero(values) -> None:
             _same(traced(x), want)
     if values.dtype.kind in "fiu":
         _same(hd.astype(x, hd.bool), tf.cast(x, tf.bool))
+
+
+RESHAPES = [
+    ((6,), (2, 3)), ((2, 3), (-1,)), ((2, 3), (3, -1)), ((), (1, 1)), ((1,), ()), ((0, 4), (2, 0, -1)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("before", "after"), RESHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.uint16, np.bool_])
+def test_reshape_and_tile_shape_operands_match_tf(before, after, dtype) -> None:
+    """reshape and tile pass their Python shapes to TF's ops as cached host tensors
+    (``_core.shape_operand``): tf.reshape's and tf.tile's answers, eagerly and inside tf.function."""
+    x = tf.constant(np.arange(int(np.prod(before))).reshape(before).astype(dtype))
+    _same(hd.reshape(x, after), tf.reshape(x, after))
+    _same(hd.reshape(x, list(after), copy=True), tf.reshape(x, after))
+    _same(tf.function(lambda t: hd.reshape(t, after))(x), tf.reshape(x, after))
+    for reps in [(2,), (1, 3), (2, 1, 2), ()]:
+        want = tf.constant(np.tile(x.numpy(), reps))
+        _same(hd.tile(x, reps), want)
+        _same(tf.function(lambda t, r=reps: hd.tile(t, r))(x), want)
+    with pytest.raises(hd.errors.HederaError):
+        hd.reshape(x, (-1, -1, 7))

@@ -718,10 +718,11 @@ _SHAPE_OPERANDS: dict[tuple, tf.Tensor] = {}
 _SHAPE_CACHE_SIZE = 256
 
 
-def shape_operand(shape: Any, enum: int) -> Any:
-    """``shape`` (a tuple or list of exact non-negative ints) as an op's shape operand: a cached eager
-    tensor of the dtype numbered ``enum``, on the host (where TF keeps shape operands); anything else
-    (made inside ``tf.function``, say) is ``shape`` itself, for the op to convert or refuse.
+def shape_operand(shape: Any, enum: int, minimum: int = 0) -> Any:
+    """``shape`` (a tuple or list of exact ints >= ``minimum``: -1 for reshape's inferred size) as an
+    op's shape operand: a cached eager tensor of the dtype numbered ``enum``, on the host (where TF
+    keeps shape operands); anything else (made inside ``tf.function``, say) is ``shape`` itself, for
+    the op to convert or refuse.
 
     TF's generated op functions convert a Python shape on their slow path (the fast path fails on the
     op's index-type attribute): ``tf.broadcast_to(x, (1000,))`` ~40-60 us, with a tensor ~9 us;
@@ -736,7 +737,7 @@ def shape_operand(shape: Any, enum: int) -> Any:
     key = (enum, *shape)
     found = _SHAPE_OPERANDS.get(key)
     if found is None:
-        if min(shape, default=0) < 0 or not tf.executing_eagerly():
+        if min(shape, default=0) < minimum or not tf.executing_eagerly():
             return shape
         try:
             with tf.device("/CPU:0"):
