@@ -538,3 +538,25 @@ def test_reshape_and_tile_shape_operands_match_tf(before, after, dtype) -> None:
         _same(tf.function(lambda t, r=reps: hd.tile(t, r))(x), want)
     with pytest.raises(hd.errors.HederaError):
         hd.reshape(x, (-1, -1, 7))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8, np.bool_])
+def test_searchsorted_without_nans_is_the_nan_aware_answer(side, dtype) -> None:
+    """searchsorted of eager tensors without NaN runs TF's bound op alone; the NaN-aware path, which
+    the answer must equal, and NumPy's answer, eagerly and inside tf.function (which always takes
+    the NaN-aware path for floats)."""
+    sorted_values = np.sort(RNG.integers(0, 5, 9)).astype(dtype)
+    for values in [RNG.integers(-1, 6, (2, 3)).astype(dtype), np.asarray(3, dtype), np.zeros((0,), dtype)]:
+        x1, x2 = tf.constant(sorted_values), tf.constant(values)
+        want = np.searchsorted(sorted_values, values, side=side).astype(np.int64)
+        got = hd.searchsorted(x1, x2, side=side)
+        traced = tf.function(lambda a, b: hd.searchsorted(a, b, side=side))(x1, x2)
+        for answer in (got, traced):
+            assert answer.dtype == tf.int64 and answer.shape == values.shape
+            np.testing.assert_array_equal(answer.numpy(), want)
+    if np.dtype(dtype).kind == "f":  # a NaN (and -0.0) keeps the NaN-aware path: NumPy's order
+        x1 = tf.constant(np.array([-0.0, 1.0, np.nan], dtype))
+        x2 = tf.constant(np.array([np.nan, 0.0, 2.0], dtype))
+        want = np.searchsorted(x1.numpy(), x2.numpy(), side=side)
+        np.testing.assert_array_equal(hd.searchsorted(x1, x2, side=side).numpy(), want)
