@@ -655,3 +655,124 @@ def test_repeat():
     for bad in (jnp.asarray([True, False, True]), jnp.asarray([1.0, 1.0, 1.0])):
         with pytest.raises(hd.DtypeError):
             hd.repeat(x, bad)
+
+
+_REPEAT_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64"]
+
+
+def _repeat_source(dtype, shape):
+    """A NumPy array of ``dtype`` and ``shape``: special values for floats (a NaN payload, -0.0)."""
+    size = int(np.prod(shape))
+    rng = np.random.default_rng(size)
+    if dtype == "bool":
+        return rng.integers(0, 2, size).astype(bool).reshape(shape)
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(-100, 100, size).astype(dtype).reshape(shape)
+    f = np.resize(np.array([*POOL, 2.0, -1.0], np.float32), size)
+    if size > 4:
+        f.view(np.uint32)[4] |= 1  # a NaN with a payload
+    if dtype == "complex64":
+        c = np.empty(size, np.complex64)
+        c.real, c.imag = f, f[::-1]
+        return c.reshape(shape)
+    a = f.astype(jnp.dtype(dtype))
+    if size > 4 and a.itemsize == 2:
+        a.view(np.uint16)[4] |= 1  # (the float32 payload does not survive the cast)
+    return a.reshape(shape)
+
+
+def _assert_repeat(x, counts, axis, label=""):
+    """hd.repeat(x, counts, axis=axis) is jnp.repeat's answer (with axis=None where x is 0-d, which
+    jnp.repeat repeats whole along axis 0 too) and, in values, np.repeat's."""
+    native_axis = axis if np.ndim(x) else None
+    want = jnp.repeat(x, counts, native_axis)
+    where = f"{label} {jnp.asarray(x).dtype} {np.shape(x)} {np.asarray(counts)} {counts.dtype} axis={axis}"
+    _assert_same(hd.repeat(x, counts, axis=axis), want, where)
+    host_counts = np.asarray(counts).astype(np.int64)  # (np.repeat refuses uint64 counts)
+    # (values: on XLA's CPU backend jnp.repeat quiets a bfloat16 NaN's payload, which np.repeat keeps)
+    numpys = np.repeat(np.asarray(x), host_counts, native_axis)
+    if numpys.dtype == jnp.bfloat16:
+        want, numpys = np.asarray(want, np.float32), numpys.astype(np.float32)  # (NaNs NumPy knows)
+    np.testing.assert_array_equal(want, numpys, where)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "x64"),
+    [(d, True) for d in [*_REPEAT_DTYPES, "bfloat16", "complex64"]] + [("int64", False)],
+)
+def test_repeat_by_counts_over_dtypes(dtype, x64):
+    """The gather at host-computed positions answers as jnp.repeat's own program, in each x64 mode."""
+    with jax.enable_x64(x64):
+        x = jnp.asarray(_repeat_source(dtype, (2, 3)))
+        counts = np.array([0, 3, 1], np.int32 if dtype in ("int8", "float16", "int32") else np.int64)
+        _assert_repeat(x, jnp.asarray(counts), -1)  # (int64 counts become int32 where x64 is off)
+
+
+def _f32(shape):
+    return jnp.asarray(_repeat_source("float32", shape))
+
+
+def _repeat_cases():
+    """(label, x, counts, axis): every axis of a 3-d x (negative ones too) and axis=None; 0-d, 1-d and
+    empty x; counts with zeros, all zeros, one count for all (a 0-d one too); weakly typed and
+    committed x. (Mostly 3 repeats in all, as in test_repeat: jnp.repeat compiles its ops for each
+    number of counts and total, ~0.2-0.5 s each here.)"""
+    yield "0-d", _f32(()), [3], None
+    yield "0-d axis 0", _f32(()), [3], 0
+    yield "0-d weak", jnp.asarray(27.39), [3], None
+    yield "0-d committed", jax.device_put(_f32(()), jax.devices()[0]), [3], None
+    yield "1-d", _f32((3,)), [1, 0, 2], None
+    yield "1-d zeros", _f32((3,)), [0, 0, 0], -1
+    yield "1-d one count", _f32((3,)), [2], 0
+    yield "1-d 0-d count", _f32((3,)), 1, -1
+    yield "1-d weak", jax.lax.broadcast(jnp.asarray(27.39), (3,)), [1, 0, 2], 0
+    yield "1-d committed", jax.device_put(_f32((3,)), jax.devices()[0]), [1, 0, 2], 0
+    for axis, counts in {None: [k % 3 for k in range(12)], 0: [2, 1], 1: [1, 0, 2], 2: [2, 1]}.items():
+        yield f"3-d axis {axis}", _f32((2, 3, 2)), counts, axis
+        if axis is not None:
+            yield f"3-d axis {axis - 3}", _f32((2, 3, 2)), counts, axis - 3
+    yield "empty axis 0", _f32((2, 0, 3)), [1, 2], 0
+    yield "empty axis 1", _f32((2, 0, 3)), [], 1
+    yield "empty axis None", _f32((2, 0, 3)), [3], None
+
+
+def test_repeat_by_counts_over_shapes_and_axes():
+    for label, x, counts, axis in _repeat_cases():
+        _assert_repeat(x, jnp.asarray(np.array(counts, np.int32)), axis, label)
+
+
+def test_repeat_by_counts_under_transformations():
+    """Under grad, jit and vmap (concrete counts) the gather's answers and gradient (a scatter-add) are
+    jnp.repeat's; traced counts still raise jax's error, as jnp.repeat's."""
+    x = jnp.asarray(np.array([[1.5, -2.0, 3.0], [0.25, 4.0, -1.0]], np.float32))
+    counts = jnp.asarray([2, 0, 3])
+    cotangent = jnp.asarray(np.random.default_rng(0).standard_normal((2, 5)).astype(np.float32))
+
+    def loss(f):
+        return lambda v: jnp.sum(f(v, counts, 1) * cotangent)
+
+    ours, theirs = loss(lambda v, c, a: hd.repeat(v, c, axis=a)), loss(jnp.repeat)
+    want = jax.grad(theirs)(x)
+    _assert_same(jax.grad(ours)(x), want, "grad")
+    _assert_same(jax.jit(lambda v: hd.repeat(v, counts, axis=1))(x), jnp.repeat(x, counts, 1), "jit")
+    _assert_same(hd.grad(ours)(x), want, "hd.grad")
+    vmapped = jax.vmap(lambda r: hd.repeat(r, counts))(x)
+    _assert_same(vmapped, jax.vmap(lambda r: jnp.repeat(r, counts))(x), "vmap")
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(hd.repeat)(x, counts)
+
+
+def test_repeat_by_counts_edge_inputs():
+    """A Python scalar x, uint64 counts (which NumPy's repeat refuses: jnp.repeat's path), and the
+    errors for counts of the wrong number or a negative count."""
+    _assert_same(hd.repeat(1.5, jnp.asarray([3])), jnp.repeat(1.5, jnp.asarray([3])), "python scalar")
+    x = jnp.asarray(_repeat_source("int16", (3,)))
+    _assert_repeat(x, jnp.asarray(np.array([1, 0, 2], np.uint64)), 0)
+    bad_counts = [
+        ([1, 2], hd.ShapeError),
+        ([[1, 2, 3]], hd.ShapeError),
+        ([1, -1, 2], hd.InvalidArgumentError),
+    ]
+    for bad, error in bad_counts:
+        with pytest.raises(error):
+            hd.repeat(x, jnp.asarray(bad))
