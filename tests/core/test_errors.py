@@ -432,6 +432,19 @@ def test_repeat_counts_array_of_the_wrong_length_or_negative(backend, axis):
     assert tuple(hd.repeat(empty, array(backend, [2, 0, 1]), axis=1).shape) == (0, 3)
 
 
+@pytest.mark.parametrize("counts", ["int", "array"])
+def test_repeat_of_a_0d_array_along_an_axis(backend, counts):
+    """A 0-d x has axis 0 only (hedera's rule for 0-d arrays), which repeats it as axis=None does;
+    any other axis is hedera's InvalidAxisError. The frameworks differed: NumPy answered for 0 and
+    -1, jnp.repeat of an int count for any axis, torch and TensorFlow raised IndexError for 0."""
+    x = array(backend, 2.5)
+    reps = 3 if counts == "int" else array(backend, [3])
+    np.testing.assert_array_equal(hd.to_numpy(hd.repeat(x, reps, axis=0)), [2.5, 2.5, 2.5])
+    for axis in (-1, 1, -2):
+        err = raises_exactly(hd.InvalidAxisError, hd.repeat, x, reps, axis=axis)
+        assert f"axis={axis}" in str(err)
+
+
 # ---- non-arrays where arrays are required ------------------------------------------------------
 
 

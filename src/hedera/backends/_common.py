@@ -326,6 +326,14 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
         raise DtypeError(f"{fname}: {argname} must have an integer dtype, got {d.name}")
 
 
+def repeat_axis_of_0d(axis: int) -> None:
+    """``repeat``'s ``axis`` for a 0-d ``x``: None, for axis 0 (which :func:`normalize_axis` allows
+    a 0-d array), so that it is repeated as with ``axis=None``; hedera's InvalidAxisError for any
+    other axis. The frameworks differ there: NumPy answers for 0 and -1, jnp.repeat with an int
+    count for any axis, torch and TensorFlow raise their own errors."""
+    normalize_axis(axis, 0)
+
+
 def check_repeat_counts(counts: Any, size: int) -> None:
     """Raise hedera's error unless ``counts`` (a NumPy array of ``repeat``'s counts, read on the host)
     holds one non-negative count for each of the ``size`` elements along the axis, or one for all.

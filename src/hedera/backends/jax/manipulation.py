@@ -10,7 +10,13 @@ import numpy as np
 
 from ..._api import names_in
 from ..._diagnose import check_kinds
-from .._common import check_integer_indices, check_repeat_counts, exact_axes, normalize_axis
+from .._common import (
+    check_integer_indices,
+    check_repeat_counts,
+    exact_axes,
+    normalize_axis,
+    repeat_axis_of_0d,
+)
 from ._core import compiled_common_case
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
@@ -45,14 +51,14 @@ def broadcast_arrays(*arrays):
 def repeat(x, repeats, /, *, axis=None):
     if getattr(getattr(repeats, "dtype", None), "kind", None) not in _INTEGER_KINDS:
         check_integer_indices("repeat", "repeats", repeats)  # jnp.repeat casts boolean counts
+    if axis is not None and np.ndim(x) == 0:
+        axis = repeat_axis_of_0d(axis)
     if isinstance(repeats, jax.Array) and not isinstance(repeats, jax.core.Tracer):
         # (concrete counts, which jnp.repeat reads on the host too: it takes a negative count as 0)
         if not isinstance(x, jax.Array):
             x = jnp.asarray(x)  # (a Python scalar, as jnp.repeat converts it)
         if axis is not None:
             axis = normalize_axis(axis, x.ndim)
-            if not x.ndim:  # (jnp.repeat repeats a 0-d x whole along axis 0, as for axis=None)
-                axis = None
         counts = np.asarray(repeats)
         n = x.size if axis is None else x.shape[axis]
         positions = _source_positions(counts, n)

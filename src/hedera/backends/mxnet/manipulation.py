@@ -7,6 +7,7 @@ import mxnet as mx
 from ... import dtypes as _hd
 from ..._api import names_in
 from ...errors import InvalidArgumentError
+from .._common import repeat_axis_of_0d
 from ..numpy import manipulation as _ref
 from ._core import host
 from .data_type import result_type
@@ -100,6 +101,8 @@ _repeat = host(_ref.repeat, "repeat")
 
 
 def repeat(x, repeats, /, *, axis=None):
+    if axis is not None and x.ndim == 0:
+        axis = repeat_axis_of_0d(axis)
     if _native(x) and isinstance(repeats, int) and repeats > 0:  # (MXNet drops axes for 0)
         return _mnp.repeat(x.reshape(-1) if axis is None else x, repeats, axis=0 if axis is None else axis)
     return _repeat(x, repeats, axis=axis)  # per-element repeats: MXNet has no such kernel

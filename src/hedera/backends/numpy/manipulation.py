@@ -7,7 +7,7 @@ import numpy as np
 from ..._api import names_in
 from ..._diagnose import check_kinds
 from ...errors import InvalidArgumentError
-from .._common import check_integer_indices, exact_axes, native_common_case
+from .._common import check_integer_indices, exact_axes, native_common_case, repeat_axis_of_0d
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -42,6 +42,8 @@ def permute_dims(x, /, axes):
 def repeat(x, repeats, /, *, axis=None):
     if repeats.__class__ is not np.ndarray or repeats.dtype.kind not in "iu":
         check_integer_indices("repeat", "repeats", repeats)  # numpy casts booleans
+    if axis is not None and np.ndim(x) == 0:
+        axis = repeat_axis_of_0d(axis)
     if x.__class__ is np.ndarray:  # (np.repeat calls this method, after ~0.5 us of Python)
         return x.repeat(repeats, axis)
     return np.repeat(x, repeats, axis=axis)

@@ -13,7 +13,13 @@ import tensorflow as tf
 
 from ..._api import names_in
 from ...errors import InvalidArgumentError, InvalidAxisError, ShapeError
-from .._common import check_integer_indices, check_repeat_counts, normalize_axes, normalize_axis
+from .._common import (
+    check_integer_indices,
+    check_repeat_counts,
+    normalize_axes,
+    normalize_axis,
+    repeat_axis_of_0d,
+)
 from ._core import broadcast_shape, dtype_enum, ndim, promote_many, shape_list, shape_operand
 from ._private import EagerTensor, gen_array_ops
 
@@ -132,6 +138,8 @@ def repeat(x, repeats, /, *, axis=None):
     if type(repeats) is int and repeats >= 0 and x.shape.is_fully_defined() and (axis is None or ndim(x)):
         y, undo = _as_int16(x)
         return undo(_repeated(y, repeats, None if axis is None else normalize_axis(axis, ndim(x))))
+    if axis is not None and not ndim(x):
+        axis = repeat_axis_of_0d(axis)
     if axis is not None:  # (axis=None: tf.repeat flattens x itself, one reshape op, as this did)
         axis = normalize_axis(axis, ndim(x))
     check_integer_indices("repeat", "repeats", repeats)  # the cast below would truncate floats

@@ -6,7 +6,13 @@ import torch
 
 from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_integer_indices, native_common_case, normalize_axes, normalize_axis
+from .._common import (
+    check_integer_indices,
+    native_common_case,
+    normalize_axes,
+    normalize_axis,
+    repeat_axis_of_0d,
+)
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
 
@@ -60,6 +66,8 @@ def repeat(x, repeats, /, *, axis=None):
     # torch rejects short integer repeats tensors
     if isinstance(repeats, torch.Tensor) and repeats.dtype is not torch.int64:
         repeats = repeats.to(torch.int64)
+    if axis is not None and x.ndim == 0:
+        axis = repeat_axis_of_0d(axis)
     return torch.repeat_interleave(x, repeats, axis)
 
 
