@@ -122,6 +122,15 @@ def check_required_arrays(qualname: str, values: dict[str, Any]) -> None:
                 )
 
 
+def _check_asarray_object(qualname: str, values: dict[str, Any]) -> None:
+    """asarray's object: a ragged nesting, or an item that is no number or array (the frameworks'
+    errors differ: ValueError, TypeError, RuntimeError)."""
+    if qualname == "asarray" and "obj" in values:
+        from .backends._common import check_nested_numbers
+
+        check_nested_numbers(values["obj"])
+
+
 def _check_axes(qualname: str, values: dict[str, Any]) -> None:
     x = next((v for v in values.values() if _is_array(v)), None)
     if x is None and isinstance(values.get("arrays"), (list, tuple)) and values["arrays"]:
@@ -678,6 +687,7 @@ def diagnose(exc: BaseException, qualname: str, values: dict[str, Any]) -> None:
         return
     for check in (
         check_required_arrays,
+        _check_asarray_object,
         _check_kinds,
         _check_axes,
         _check_broadcast,

@@ -445,6 +445,28 @@ def test_repeat_of_a_0d_array_along_an_axis(backend, counts):
         assert f"axis={axis}" in str(err)
 
 
+@pytest.mark.parametrize(
+    ("obj", "error", "place"),
+    [([[1.0], [2.0, 3.0]], hd.ShapeError, "obj is a ragged"),
+     ([[[1, 2]], [[3]]], hd.ShapeError, "obj is a ragged"),
+     ([1, [2]], hd.ShapeError, "obj is a ragged"), ([1.0, None], hd.NotAnArrayError, "obj[1]"),
+     (["a", "b"], hd.NotAnArrayError, "obj[0]"), ("abc", hd.NotAnArrayError, "obj must"),
+     ({"a": 1}, hd.NotAnArrayError, "obj must"), ([[1], [object()]], hd.NotAnArrayError, "obj[1][0]")],
+    ids=["ragged", "ragged-deep", "mixed-depth", "none-item", "str-items", "str", "dict", "object-item"],
+)  # fmt: skip
+def test_asarray_of_what_is_no_array_of_numbers(backend, obj, error, place):
+    """A ragged nesting is ShapeError, an item that is no number or array NotAnArrayError, naming its
+    place, on every backend: the frameworks raised ValueError, TypeError or RuntimeError of their own,
+    and NumPy and TensorFlow made arrays of strings. (Not with a float dtype for None: NumPy's
+    asarray makes it NaN, which hedera does not catch, docs/backends.md.)"""
+    with_none = isinstance(obj, list) and None in obj
+    for kwargs in ({}, {} if with_none else {"dtype": hd.float32}):
+        err = raises_exactly(error, hd.asarray, obj, backend=backend, **kwargs)
+        assert str(err).startswith("asarray: ") and place in str(err)
+    with hd.use_backend(backend):
+        raises_exactly(error, hd.asarray, obj)
+
+
 # ---- non-arrays where arrays are required ------------------------------------------------------
 
 

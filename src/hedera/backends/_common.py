@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import dtypes as _hd_dtypes
-from ..errors import ArgumentTypeError, DtypeError, InvalidArgumentError, InvalidAxisError, ShapeError
+from ..errors import (
+    ArgumentTypeError,
+    DtypeError,
+    InvalidArgumentError,
+    InvalidAxisError,
+    NotAnArrayError,
+    ShapeError,
+)
 
 _KIND_OF_DEVICE = {"cpu": "cpu", "gpu": "gpu", "cuda": "gpu", "tpu": "tpu", "mps": "gpu"}
 
@@ -324,6 +331,45 @@ def check_integer_indices(fname: str, argname: str, indices: Any) -> None:
     d = _hd_dtypes.as_hedera_dtype(dtype)
     if d.kind not in _INTEGER_KINDS:
         raise DtypeError(f"{fname}: {argname} must have an integer dtype, got {d.name}")
+
+
+def check_nested_numbers(obj: Any, qualname: str = "asarray", argname: str = "obj") -> None:
+    """Raise hedera's error for what keeps ``obj`` from being an array of numbers, where ``obj`` is
+    ``asarray``'s object: ShapeError for a ragged nesting of lists or tuples (``[[1], [2, 3]]``), or
+    NotAnArrayError for an item that is neither a number nor an array (None, a str, a dict), named by
+    its place (``obj[1][0]``); return where neither is found. The frameworks fail there with errors
+    of their own, of different classes, or answer (NumPy and TensorFlow make a str an array of
+    strings, which hedera has no dtype for)."""
+    _nested_shape(obj, argname, qualname)
+
+
+def _nested_shape(node: Any, place: str, qualname: str) -> tuple[int, ...]:
+    """The shape of ``node`` as an array (for :func:`check_nested_numbers`), or its error."""
+    if isinstance(node, (list, tuple)):
+        shapes = [_nested_shape(item, f"{place}[{i}]", qualname) for i, item in enumerate(node)]
+        for i, shape in enumerate(shapes[1:], 1):
+            if shape != shapes[0]:
+                raise ShapeError(
+                    f"{qualname}: {place} is a ragged nested sequence: {place}[0] has shape {shapes[0]} "
+                    f"and {place}[{i}] has shape {shape}; expected items of one shape"
+                )
+        return (len(node), *(shapes[0] if shapes else ()))
+    if isinstance(node, (bool, int, float, complex)) or (hasattr(node, "shape") and hasattr(node, "dtype")):
+        return tuple(getattr(node, "shape", ()))
+    if isinstance(node, (str, dict, set)) or node is None or not _array_like(node):
+        raise NotAnArrayError(
+            f"{qualname}: {place} must be a number, an array or a nested list or tuple of them, "
+            f"got {type(node).__name__}"
+        )
+    return ()  # (a buffer or an object with __array__: the framework reads it)
+
+
+def _array_like(obj: Any) -> bool:
+    """Whether a framework may read ``obj`` as an array or a number (a buffer, a NumPy-like)."""
+    return isinstance(obj, (bytes, bytearray, memoryview)) or any(hasattr(obj, name) for name in _ARRAY_LIKE)
+
+
+_ARRAY_LIKE = ("__array__", "__array_interface__", "__dlpack__", "__index__", "__float__", "__complex__")
 
 
 def repeat_axis_of_0d(axis: int) -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from ... import dtypes as _hd
 from ..._api import names_in
 from ...errors import InvalidArgumentError
+from .._common import check_nested_numbers
 from ._core import MX_DTYPES, check_numpy_dtype, native_device, native_dtype
 
 __all__ = names_in("creation")  # the API table's creation rows
@@ -69,6 +70,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if isinstance(obj, (list, tuple)) and any(isinstance(v, _mnp.ndarray) for v in obj):
         obj = [v.asnumpy() if isinstance(v, _mnp.ndarray) else v for v in obj]
     a = _host_array(obj, dt)
+    if a.dtype.kind in "OU" and not isinstance(obj, np.ndarray):
+        check_nested_numbers(obj)  # (a ragged nesting, an item of another kind: the other backends' errors)
     check_numpy_dtype(a)
     return _mnp.array(a, dtype=a.dtype, ctx=ctx)
 

@@ -2,6 +2,10 @@
 
 Works on numpy 1.23 and later. Reductions and ufuncs on 0-d arrays return NumPy
 scalars (``np.float64``), which behave as 0-d arrays; that is NumPy's own rule.
+
+``asarray`` of Python data with an inexact ``dtype`` takes None as NaN and reads numeric strings,
+as ``np.asarray`` does: telling them apart would cost a second conversion on every such call.
+Without a ``dtype`` they are hedera's NotAnArrayError, as on every backend.
 """
 
 from __future__ import annotations

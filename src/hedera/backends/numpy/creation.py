@@ -6,7 +6,7 @@ import numpy as np
 
 from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_fill_value, native_common_case
+from .._common import check_fill_value, check_nested_numbers, native_common_case
 from ._core import check_device, native_dtype
 
 __all__ = names_in("creation")  # the API table's creation rows
@@ -23,7 +23,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if dtype is None and device is None and copy is None:  # the common case: nothing to convert or check
         out = np.asarray(obj)
-        if out.dtype.kind == "O" and not (isinstance(obj, np.ndarray) and obj.dtype == object):
+        if out.dtype.kind in "OU" and not (isinstance(obj, np.ndarray) and obj.dtype == out.dtype):
             _not_numbers(obj)
         return out
     check_device(device)
@@ -31,7 +31,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if dt is not None and dt.kind in "iu" and not isinstance(obj, (np.ndarray, np.generic)):
         _check_ints_fit(obj, dt)  # numpy < 2 wraps Python ints that do not fit (300 as uint8 is 44)
     out = np.array(obj, dtype=dt, copy=True) if copy is True else np.asarray(obj, dtype=dt)
-    if out.dtype == object and not (isinstance(obj, np.ndarray) and obj.dtype == object):
+    if out.dtype.kind in "OU" and not (isinstance(obj, np.ndarray) and obj.dtype == out.dtype):
         _not_numbers(obj)
     if copy is False and out is not obj and not (isinstance(obj, np.ndarray) and np.shares_memory(out, obj)):
         raise InvalidArgumentError("copy=False: asarray would need to copy obj")
@@ -39,6 +39,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 
 
 def _not_numbers(obj):
+    """NumPy made an array of objects or of strings: a ragged nesting or an item of another kind
+    (check_nested_numbers), else ints beyond 64 bits."""
+    check_nested_numbers(obj)
     raise InvalidArgumentError(
         f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
     )

@@ -14,7 +14,7 @@ import tensorflow as tf
 
 from ..._api import names_in
 from ...errors import InvalidArgumentError, ShapeError
-from .._common import check_fill_value
+from .._common import check_fill_value, check_nested_numbers
 from ._core import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -112,7 +112,8 @@ def _from_python(obj: Any, dt: tf.DType | None) -> tf.Tensor:
         return out if dt is None else tf.cast(out, dt)
     python_data = not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
     arr = np.asarray(obj)
-    if arr.dtype == object:  # an int beyond 64 bits, or no numbers at all
+    if arr.dtype.kind in "OU":  # an int beyond 64 bits, or no numbers at all
+        check_nested_numbers(obj)
         raise InvalidArgumentError(
             f"asarray: obj is no array of numbers (NumPy made an object array of {obj!r:.60})"
         )
