@@ -560,3 +560,34 @@ def test_searchsorted_without_nans_is_the_nan_aware_answer(side, dtype) -> None:
         x2 = tf.constant(np.array([np.nan, 0.0, 2.0], dtype))
         want = np.searchsorted(x1.numpy(), x2.numpy(), side=side)
         np.testing.assert_array_equal(hd.searchsorted(x1, x2, side=side).numpy(), want)
+
+
+UNIQUE_FUNCTIONS = [hd.unique_all, hd.unique_inverse, hd.unique_counts, hd.unique_values]
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float16, np.float32, np.float64, np.int8, np.int64, np.uint16, np.uint64, np.bool_]
+)
+def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
+    """The unique functions of eager tensors without NaN group with TopKV2, UniqueWithCounts and
+    SegmentMin: the general path's answer (values, first indices, inverse, counts; -0.0 and 0.0 one
+    value, which keeps its first occurrence's sign), eagerly and inside tf.function (without -0.0 there:
+    the general path's graph puts -0.0 before 0.0, its sort key's ``x + 0`` apparently optimized away)."""
+    from hedera.backends.tensorflow import set as tf_set
+
+    cases = [RNG.integers(0, 4, (3, 4)), RNG.integers(0, 3, 7), np.asarray(2), np.zeros((2, 0))]
+    if np.dtype(dtype).kind == "f":
+        cases.append(np.array([[0.0, -0.0, np.inf], [-0.0, -np.inf, 0.0]]))
+        cases.append(np.array([-0.0, 1.0, 0.0]))
+    for values in cases:
+        x = tf.constant(values.astype(dtype))
+        fast = [fn(x) for fn in UNIQUE_FUNCTIONS]
+        trace = values.ndim == 2 and not np.signbit(values).any()  # (tracing is slow: 2-d cases only)
+        traced = [tf.function(fn)(x) for fn in UNIQUE_FUNCTIONS] if trace else fast
+        with monkeypatch.context() as patch:
+            patch.setattr(tf_set, "_fast_groups", lambda t: None)
+            general = [fn(x) for fn in UNIQUE_FUNCTIONS]
+        for got, again, want in zip(fast, traced, general, strict=True):
+            for parts in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, again, want)), strict=True):
+                _same_bits(parts[0], parts[2], f"{dtype} {values.shape}")
+                _same_bits(parts[1], parts[2], f"{dtype} {values.shape} traced")
