@@ -571,8 +571,8 @@ UNIQUE_FUNCTIONS = [hd.unique_all, hd.unique_inverse, hd.unique_counts, hd.uniqu
 def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
     """The unique functions of eager tensors without NaN group with TopKV2, UniqueWithCounts and
     SegmentMin: the general path's answer (values, first indices, inverse, counts; -0.0 and 0.0 one
-    value, which keeps its first occurrence's sign), eagerly and inside tf.function (without -0.0 there:
-    the general path's graph puts -0.0 before 0.0, its sort key's ``x + 0`` apparently optimized away)."""
+    value, which keeps its first occurrence's sign), eagerly and inside tf.function (where TF's graph
+    optimizer once made the general path's sort key put -0.0 before 0.0: ``x + 0`` rewritten to ``x``)."""
     from hedera.backends.tensorflow import set as tf_set
 
     cases = [RNG.integers(0, 4, (3, 4)), RNG.integers(0, 3, 7), np.asarray(2), np.zeros((2, 0))]
@@ -582,7 +582,7 @@ def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
     for values in cases:
         x = tf.constant(values.astype(dtype))
         fast = [fn(x) for fn in UNIQUE_FUNCTIONS]
-        trace = values.ndim == 2 and not np.signbit(values).any()  # (tracing is slow: 2-d cases only)
+        trace = values.ndim == 2  # (tracing is slow: 2-d cases only)
         traced = [tf.function(fn)(x) for fn in UNIQUE_FUNCTIONS] if trace else fast
         with monkeypatch.context() as patch:
             patch.setattr(tf_set, "_fast_groups", lambda t: None)
@@ -591,3 +591,26 @@ def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
             for parts in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, again, want)), strict=True):
                 _same_bits(parts[0], parts[2], f"{dtype} {values.shape}")
                 _same_bits(parts[1], parts[2], f"{dtype} {values.shape} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64, np.bool_])
+def test_top_k_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
+    """top_k of eager integers and floats without NaN along the last axis is one TopKV2 (of ~x or -x
+    for the smallest): the general key sort's values (-0.0 and 0.0 tie, the lower index first) and
+    indices, eagerly and inside tf.function."""
+    from hedera.backends.tensorflow import extras
+
+    values = RNG.integers(-3, 4, (3, 6)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        values[0, :4] = [0.0, -np.inf, -0.0, np.inf]
+    for x in (tf.constant(values), tf.constant(values[0]), tf.constant(values[:, :0])):
+        for k in {0, 1, 3, x.shape[-1]} - {4} if x.shape[-1] else {0}:
+            for largest in (True, False):
+                fast = hd.top_k(x, k, largest=largest)
+                with monkeypatch.context() as patch:
+                    patch.setattr(extras, "direct_top_k", lambda *args, **kwargs: None)
+                    general = hd.top_k(x, k, largest=largest)
+                traced = tf.function(lambda t, k=k, g=largest: hd.top_k(t, k, largest=g))(x)
+                for got, again, want in zip(fast, traced, general, strict=True):
+                    _same_bits(got, want, f"{dtype} {x.shape} {k} {largest}")
+                    _same_bits(again, want, f"{dtype} {x.shape} {k} {largest} traced")

@@ -37,7 +37,7 @@ from ._core import (
     small_constant,
 )
 from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
-from .sorting import order_along
+from .sorting import direct_top_k, order_along
 from .statistical import cumulative_prod, cumulative_sum
 
 __all__ = names_in("extra")  # the API table's extra rows
@@ -252,6 +252,10 @@ def top_k(x, k, /, *, axis=-1, largest=True):
     n = shape_list(x)[normalize_axis(axis, ndim(x))]
     if isinstance(n, int) and not 0 <= k <= n:
         raise InvalidArgumentError(f"k: expected 0 <= k <= {n}, got {k}")
+    direct = direct_top_k(x, axis, largest, k=k) if type(k) is int else None
+    if direct is not None:  # (integers, floats without NaN along the last axis: one TopKV2)
+        top, undo = direct
+        return TopKResult(top.values if undo is None else undo(top.values), top.indices)
     xt, order, perm = order_along(x, axis, descending=largest, k=k)
     values = tf.gather(xt, order, batch_dims=ndim(x) - 1)
     if perm is not None:
