@@ -614,3 +614,31 @@ def test_top_k_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
                 for got, again, want in zip(fast, traced, general, strict=True):
                     _same_bits(got, want, f"{dtype} {x.shape} {k} {largest}")
                     _same_bits(again, want, f"{dtype} {x.shape} {k} {largest} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32, np.uint8, np.bool_])
+def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) -> None:
+    """isclose of eager tensors holding only finite numbers (checked in place) runs the comparison
+    alone; the general path's answer, NumPy's, and allclose's Python bool, eagerly and inside
+    tf.function, also where a NaN or an infinity keeps the general path."""
+    from hedera.backends.tensorflow import extras
+
+    a = RNG.integers(0, 3, (2, 3)).astype(dtype)
+    b = (a + RNG.integers(0, 2, (2, 3)) * 1e-6).astype(dtype) if np.dtype(dtype).kind == "f" else a[::-1]
+    cases = [(a, b), (a[0], b[:, :1]), (a[:0], b[0, 0])]
+    if np.dtype(dtype).kind == "f":
+        cases.append(
+            (np.array([np.nan, np.inf, -0.0, 1.0], dtype), np.array([np.nan, np.inf, 0.0, np.inf], dtype))
+        )
+    for v1, v2 in cases:
+        x1, x2 = tf.constant(v1), tf.constant(v2)
+        for tolerances in ({}, {"rtol": 0.5, "atol": 0}, {"rtol": 0.0, "atol": 1e-3, "equal_nan": True}):
+            fast, fast_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
+            traced = tf.function(lambda s, t, kw=tolerances: hd.isclose(s, t, **kw))(x1, x2)
+            with monkeypatch.context() as patch:
+                patch.setattr(extras, "_all_finite", lambda x: False)
+                general, general_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
+            _same(fast, general)
+            _same(traced, general)
+            assert type(fast_all) is bool and fast_all == general_all
+            np.testing.assert_array_equal(fast.numpy(), np.isclose(v1, v2, **tolerances))
