@@ -642,3 +642,21 @@ def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) ->
             _same(traced, general)
             assert type(fast_all) is bool and fast_all == general_all
             np.testing.assert_array_equal(fast.numpy(), np.isclose(v1, v2, **tolerances))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int64, np.uint16, np.complex64, np.bool_])
+def test_triangles_with_host_masks_are_numpys(dtype) -> None:
+    """tril and triu of eager tensors select with a mask made by NumPy (cached on the host): NumPy's
+    answer (zeros are +0, NaN and -0.0 kept inside the triangle), eagerly and inside tf.function."""
+    values = RNG.integers(1, 5, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        values[0, 0, :2] = [np.nan, -0.0]
+        values[0, 2, 0] = -0.0
+    for v in (values, values[0], values[0, :0], values[0, :, :1]):
+        x = tf.constant(v)
+        for k in (-4, -1, 0, 1, 3, 5):
+            for fn, want_fn in ((hd.tril, np.tril), (hd.triu, np.triu)):
+                want = tf.constant(want_fn(v, k))
+                _same_bits(fn(x, k=k), want, f"{fn.__name__} {v.shape} {k}")
+                if k in (-1, 1):
+                    _same_bits(tf.function(lambda t, f=fn, k=k: f(t, k=k))(x), want, "traced")
