@@ -636,7 +636,7 @@ def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) ->
             fast, fast_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
             traced = tf.function(lambda s, t, kw=tolerances: hd.isclose(s, t, **kw))(x1, x2)
             with monkeypatch.context() as patch:
-                patch.setattr(extras, "_all_finite", lambda x: False)
+                patch.setattr(extras, "all_finite", lambda x: False)
                 general, general_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
             _same(fast, general)
             _same(traced, general)
@@ -660,3 +660,31 @@ def test_triangles_with_host_masks_are_numpys(dtype) -> None:
                 _same_bits(fn(x, k=k), want, f"{fn.__name__} {v.shape} {k}")
                 if k in (-1, 1):
                     _same_bits(tf.function(lambda t, f=fn, k=k: f(t, k=k))(x), want, "traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_hypot_and_logaddexp_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """hypot and logaddexp of eager float tensors call their ops directly with cached constants
+    (hypot without its infinity select where both hold only finite numbers): the general path's
+    bits (NaN, infinities, -0.0, overflowing squares), and inside tf.function its values."""
+    from hedera.backends.tensorflow import elementwise
+
+    big = float(np.finfo(dtype).max) / 2
+    special = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.5, -2.0, big], dtype)
+    finite = np.array([[3.0, -0.0, big], [0.0, -4.0, 1e-3]], dtype)
+    cases = [
+        (special, special[::-1]),
+        (special[:, None], special),
+        (finite, finite[:, ::-1]),
+        (finite[0, 0], finite),
+    ]
+    cases.append((special[:0], np.asarray(1.0, dtype)))
+    for fn in (hd.hypot, hd.logaddexp):
+        traced = tf.function(fn)
+        for v1, v2 in cases:
+            x1, x2 = tf.constant(v1), tf.constant(v2)
+            with monkeypatch.context() as patch:
+                patch.setattr(elementwise, "_EAGER", type(None))
+                want = fn(x1, x2)
+            _same_bits(fn(x1, x2), want, f"{fn.__name__} {v1} {v2}")
+            _same(traced(x1, x2), want)  # (a graph's kernels may give a NaN the sign bit)

@@ -6,7 +6,6 @@ Semantics as documented in ``hedera/backends/numpy/extras.py``.
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import tensorflow as tf
@@ -25,9 +24,9 @@ from ._core import (
     DEFAULT_FLOAT,
     INEXACT,
     DTypeSet,
+    all_finite,
     check_index_dtype,
     constant,
-    dtype_enum,
     host_values,
     may_be_negative,
     native_dtype,
@@ -55,7 +54,7 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     if x1.dtype not in INEXACT:
         x1, x2 = tf.cast(x1, DEFAULT_FLOAT), tf.cast(x2, DEFAULT_FLOAT)
     real = x1.dtype.real_dtype
-    if _all_finite(x1) and _all_finite(x2) and type(atol) in _TOLERANCES and type(rtol) in _TOLERANCES:
+    if all_finite(x1) and all_finite(x2) and type(atol) in _TOLERANCES and type(rtol) in _TOLERANCES:
         # (no NaN or infinity to special-case: the comparison alone, TF's ops as tf.abs & co run them)
         margin = gen_math_ops.mul(_tolerance(rtol, real), gen_math_ops._abs(x2))
         margin = gen_math_ops.add_v2(_tolerance(atol, real), margin)
@@ -69,19 +68,6 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     return out
 
 
-def _all_finite(x):
-    """Whether ``x`` (a float16/32/64 tensor) is known to hold only finite numbers: an eager CPU
-    tensor read in place (its ``x . x`` is finite only then, ~1 us; False where it overflows)."""
-    if dtype_enum(x) not in _HOST_FLOAT_ENUMS:
-        return False
-    values = host_values(x)
-    if values is None:
-        return False
-    flat = values.reshape(-1)
-    return math.isfinite(np.dot(flat, flat))
-
-
-_HOST_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.float32, tf.float64))
 _TOLERANCES = frozenset((float, int))
 _TOLERANCE_CACHE: dict[tuple[int, type, float], tf.Tensor] = {}
 
