@@ -688,3 +688,38 @@ def test_hypot_and_logaddexp_eager_ops_are_the_general_answer(dtype, monkeypatch
                 want = fn(x1, x2)
             _same_bits(fn(x1, x2), want, f"{fn.__name__} {v1} {v2}")
             _same(traced(x1, x2), want)  # (a graph's kernels may give a NaN the sign bit)
+
+
+@pytest.mark.parametrize("index_dtype", [np.int64, np.int32, np.uint8])
+def test_take_along_axis_eager_ops_are_the_general_answer(index_dtype, monkeypatch) -> None:
+    """take_along_axis of eager tensors runs its ops directly (cached shapes and permutations, no
+    no-op broadcast, transpose or wrap): the general path's answer and NumPy's, with broadcasting,
+    negative indices, empty axes, several dtypes, eagerly and inside tf.function; errors alike."""
+    from hedera.backends.tensorflow import indexing
+
+    x3 = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    x3[0, 0, :2] = [np.nan, -0.0]
+    cases = [
+        (x3, RNG.integers(0, 3, (2, 5, 4)), 1),
+        (x3, RNG.integers(0, 4, (1, 3, 2)), -1),
+        (RNG.integers(-9, 9, (2, 3, 4)).astype(np.int16), RNG.integers(0, 2, (2, 1, 4)), 0),
+        (x3[0] > 0, RNG.integers(0, 4, (3, 0)), 1),
+        (x3[0, 0], RNG.integers(0, 4, (6,)), 0),
+        (x3[:, :0], RNG.integers(0, 1, (2, 2, 4))[:, :0], 1),
+    ]
+    if index_dtype is not np.uint8:
+        cases.append((x3, -RNG.integers(1, 4, (2, 3, 1)), 1))
+    for values, where, axis in cases:
+        x, indices = tf.constant(values), tf.constant(where.astype(index_dtype))
+        with monkeypatch.context() as patch:
+            patch.setattr(indexing, "EagerTensor", type(None))
+            want = hd.take_along_axis(x, indices, axis=axis)
+        _same_bits(hd.take_along_axis(x, indices, axis=axis), want, f"{values.shape} {where.shape} {axis}")
+        traced = tf.function(lambda a, b, axis=axis: hd.take_along_axis(a, b, axis=axis))(x, indices)
+        _same_bits(traced, want, "traced")
+        np.testing.assert_array_equal(want.numpy(), np.take_along_axis(values, where.astype(np.int64), axis))
+    x, bad = tf.constant(x3), tf.constant(RNG.integers(0, 2, (3, 3, 4)))
+    with monkeypatch.context() as patch:
+        patch.setattr(indexing, "EagerTensor", type(None))
+        want = _outcome(hd.take_along_axis, x, bad, axis=1)
+    _same_bits(_outcome(hd.take_along_axis, x, bad, axis=1), want)
