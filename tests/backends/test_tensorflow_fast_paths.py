@@ -723,3 +723,35 @@ def test_take_along_axis_eager_ops_are_the_general_answer(index_dtype, monkeypat
         patch.setattr(indexing, "EagerTensor", type(None))
         want = _outcome(hd.take_along_axis, x, bad, axis=1)
     _same_bits(_outcome(hd.take_along_axis, x, bad, axis=1), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8, np.bool_, np.complex64])
+def test_outer_vector_norm_matrix_rank_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """linalg.outer, vector_norm (orders 2, 1, +-inf) and matrix_rank (default rtol) of eager tensors
+    call their ops directly with cached operands: the general path's bits, eagerly and inside
+    tf.function (NaN, infinities, -0.0, 0-d, empty and batched inputs)."""
+    from hedera.backends.tensorflow import linalg
+
+    values = RNG.integers(-2, 3, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :3] = [np.nan, -0.0, np.inf]
+    vectors = [values[1, 0], values[0, 0], values[0, 0, :0]]
+    checks = [(hd.linalg.outer, (a, b), {}) for a in vectors for b in vectors[:2]]
+    for v in (values, values[0, 0], values[0, :, :0], values[0, 0, 0]):
+        for kwargs in ({}, {"ord": 1}, {"ord": np.inf, "axis": -1}, {"ord": -np.inf, "keepdims": True}):
+            checks.append((hd.linalg.vector_norm, (v,), kwargs))
+        checks.append((hd.linalg.vector_norm, (v,), {"axis": (), "keepdims": True}))
+    if np.dtype(dtype).kind in "fc":
+        finite = RNG.integers(-2, 3, (2, 3, 4)).astype(dtype)
+        finite[0, 1] = finite[0, 0]
+        for m in (finite, finite[0], finite[0, :, :0], values[1].T):
+            checks.append((hd.linalg.matrix_rank, (m,), {}))
+    for fn, args, kwargs in checks:
+        tensors = [tf.constant(a) for a in args]
+        with monkeypatch.context() as patch:
+            patch.setattr(linalg, "_EAGER", type(None))
+            want = _outcome(fn, *tensors, **kwargs)
+        where = f"{fn.__name__} {[a.shape for a in args]} {kwargs}"
+        _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
+        if fn is not hd.linalg.vector_norm or args[0].ndim == 3:  # (tracing is slow)
+            _same_bits(_outcome(tf.function(lambda *t, f=fn, k=kwargs: f(*t, **k)), *tensors), want, where)
