@@ -755,3 +755,43 @@ def test_outer_vector_norm_matrix_rank_eager_ops_are_the_general_answer(dtype, m
         _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
         if fn is not hd.linalg.vector_norm or args[0].ndim == 3:  # (tracing is slow)
             _same_bits(_outcome(tf.function(lambda *t, f=fn, k=kwargs: f(*t, **k)), *tensors), want, where)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8, np.bool_, np.complex64])
+def test_diff_roll_take_isin_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """diff, roll (axis None), take and isin of eager tensors call their ops directly with cached
+    operands: the general path's bits, eagerly and inside tf.function (NaN, -0.0, 0-d, empty,
+    negative indices and errors alike)."""
+    from hedera.backends.tensorflow import indexing, manipulation, utility
+    from hedera.backends.tensorflow import set as tf_set
+
+    values = RNG.integers(0, 3, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :3] = [np.nan, -0.0, 0.0]
+    t = tf.constant
+    index = t(RNG.integers(0, 3, (2, 2)))
+    checks = [(hd.diff, (values,), {"axis": a, "n": n}) for a in (0, 1, -1) for n in (1, 2, 5)]
+    checks += [(hd.diff, (v,), {}) for v in (values[0, 0], values[0, :0], values[0, :, :1])]
+    checks += [(hd.roll, (v,), {"shift": s}) for v in (values, values[0, 0, 0], values[:0]) for s in (-5, 1)]
+    checks += [(hd.take, (values, index), {"axis": a}) for a in (0, 1, -1)]
+    checks += [
+        (hd.take, (values[0, 0], t(np.array([3, 0], np.uint8))), {}),
+        (hd.take, (values, -index), {"axis": 1}),
+    ]
+    checks += [
+        (hd.take, (values[0, 0], t([[4]])), {}),
+        (hd.take, (values[0, 0], t(np.zeros((0,), np.int32))), {}),
+    ]
+    for v, w in [(values, values[1]), (values[0, 0, 0], values[:0]), (values[:0], values[0, 0, 0])]:
+        checks += [(hd.isin, (v, w), {"invert": i}) for i in (False, True)]
+    modules = (indexing, manipulation, tf_set, utility)
+    for fn, args, kwargs in checks:
+        tensors = [a if isinstance(a, tf.Tensor) else t(a) for a in args]
+        with monkeypatch.context() as patch:
+            for module in modules:
+                patch.setattr(module, "EagerTensor", type(None))
+            want = _outcome(fn, *tensors, **kwargs)
+        where = f"{fn.__name__} {[a.shape for a in args]} {kwargs}"
+        _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
+        if not kwargs.get("invert") and kwargs.get("n", 1) == 1:  # (tracing is slow)
+            _same_bits(_outcome(tf.function(lambda *a, f=fn, k=kwargs: f(*a, **k)), *tensors), want, where)

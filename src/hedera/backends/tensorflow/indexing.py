@@ -59,6 +59,11 @@ def take(x, indices, /, *, axis=None):
         axis = 0
     axis = normalize_axis(axis, rank)
     check_integer_indices("take", "indices", indices)  # _wrap_negative would cast floats
+    if type(x) is EagerTensor and type(indices) is EagerTensor and not may_be_negative(indices):
+        # (tf.gather's op, the axis cached: tf.where & co. and tf.gather's Python cost ~0.15 ms)
+        if indices.dtype not in (tf.int32, tf.int64):
+            indices = gen_math_ops.cast(indices, tf.int64)
+        return gen_array_ops.gather_v2(x, indices, small_constant(axis, tf.int32))
     indices = _wrap_negative(_as_index_tensor(indices), shape_list(x)[axis])
     return tf.gather(x, indices, axis=axis)
 

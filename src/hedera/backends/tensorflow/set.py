@@ -37,6 +37,12 @@ __all__ = names_in("set")  # the API table's set rows
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of ``x1`` is in ``x2`` (NaN never is); the shape of ``x1``."""
     x1, x2 = promote(x1, x2)
+    if type(x1) is EagerTensor and type(x2) is EagerTensor:  # (the same ops, operands cached)
+        last = small_constant(-1, tf.int32)
+        flat = gen_array_ops.reshape(x2, shape_operand((-1,), _INT32_ENUM, minimum=-1))
+        hits = gen_math_ops.equal(gen_array_ops.expand_dims(x1, last), flat)
+        hits = gen_math_ops._any(hits, last, False)
+        return gen_math_ops.logical_not(hits) if invert else hits
     hits = tf.reduce_any(tf.equal(tf.expand_dims(x1, -1), tf.reshape(x2, [-1])), axis=-1)
     return tf.logical_not(hits) if invert else hits
 
