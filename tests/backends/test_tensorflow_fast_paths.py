@@ -795,3 +795,33 @@ def test_diff_roll_take_isin_eager_ops_are_the_general_answer(dtype, monkeypatch
         _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
         if not kwargs.get("invert") and kwargs.get("n", 1) == 1:  # (tracing is slow)
             _same_bits(_outcome(tf.function(lambda *a, f=fn, k=kwargs: f(*a, **k)), *tensors), want, where)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_, np.complex64])
+def test_all_any_split_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """all and any (axis None or an int) and split at indices of eager tensors call their ops
+    directly with cached operands: the general path's answer (NaN non-zero, -0.0 zero), eagerly and
+    inside tf.function, errors alike."""
+    from hedera.backends.tensorflow import extras, utility
+
+    values = RNG.integers(0, 2, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :2] = [np.nan, -0.0]
+    checks = []
+    for v in (values, values[0, 0, 0], values[:, :0]):
+        for a in (None, 0, -1) if v.ndim else (None,):
+            checks += [(fn, v, {"axis": a, "keepdims": k}) for fn in (hd.all, hd.any) for k in (False, True)]
+    checks += [(hd.all, values, {"axis": 3}), (hd.any, values, {"axis": (0, 2)})]
+    for where in ([1], [0, 2], [3, 1], [-1, 5], [], [-9, 9]):
+        checks += [(hd.split, values, {"indices_or_sections": where, "axis": a}) for a in (1, -1)]
+    for fn, v, kwargs in checks:
+        x = tf.constant(v)
+        with monkeypatch.context() as patch:
+            patch.setattr(utility, "EagerTensor", type(None))
+            patch.setattr(extras, "_EAGER", type(None))
+            want = _outcome(fn, x, **kwargs)
+        got = _outcome(fn, x, **kwargs)
+        traced = _outcome(tf.function(lambda t, f=fn, k=kwargs: f(t, **k)), x) if v.ndim == 3 else got
+        for g, t, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, traced, want)), strict=True):
+            _same_bits(g, w, f"{fn.__name__} {v.shape} {kwargs}")
+            _same_bits(t, w, f"{fn.__name__} {v.shape} {kwargs} traced")

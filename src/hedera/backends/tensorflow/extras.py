@@ -267,9 +267,28 @@ def split(x, indices_or_sections, /, *, axis=0):
                 f"indices_or_sections: {sections} does not divide axis {axis} of size {n}"
             )
         return tuple(tf.split(x, sections, axis=axis))
-    head = (slice(None),) * axis
     bounds = [0, *indices_or_sections, None]
+    if type(x) is _EAGER and all(type(i) is int for i in indices_or_sections):
+        return tuple(_eager_slice(x, axis, n, a, b) for a, b in itertools.pairwise(bounds))
+    head = (slice(None),) * axis
     return tuple(x[(*head, slice(a, b))] for a, b in itertools.pairwise(bounds))
+
+
+def _eager_slice(x, axis, n, start, stop):
+    """``x[..., start:stop]`` (on ``axis``, of size ``n``) of an eager ``x``: TF's ``Slice`` op with
+    the bounds read as Python reads them, as cached host tensors (``x[...]`` converts them on TF's
+    slow path, ~0.1 ms a part)."""
+    start, stop, _ = slice(start, stop).indices(n)
+    begin = [0] * len(x.shape)
+    begin[axis] = start
+    sizes = [-1] * len(x.shape)
+    sizes[axis] = max(stop - start, 0)
+    return gen_array_ops._slice(
+        x, shape_operand(begin, _INT32_ENUM), shape_operand(sizes, _INT32_ENUM, minimum=-1)
+    )
+
+
+_INT32_ENUM = tf.int32.as_datatype_enum
 
 
 def top_k(x, k, /, *, axis=-1, largest=True):

@@ -7,24 +7,38 @@ import tensorflow as tf
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import normalize_axis
-from ._core import as_tensor, ndim, shape_list, shape_operand
+from ._core import as_tensor, ndim, nonzero_mask, reduction_axes, shape_list, shape_operand, small_constant
 from ._private import EagerTensor, gen_array_ops, gen_math_ops
 
 __all__ = names_in("utility")  # the API table's utility rows
 
 
-def _truth(x):
-    return x if x.dtype is tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+def _eager_axes(x, axis):
+    """``axis`` (None or an int) as a cached host tensor for an eager ``x``; else None (the general
+    path: ``tf.reduce_all`` converts Python axes, and makes ``range(rank)`` for None, anew each call)."""
+    if type(x) is not EagerTensor:
+        return None
+    if axis is None:
+        return reduction_axes(x, None)
+    return small_constant(axis, tf.int32) if type(axis) is int else None
 
 
 def all(x, /, *, axis=None, keepdims=False):
     """Whether every element along ``axis`` is non-zero (NaN counts as non-zero)."""
-    return tf.reduce_all(_truth(x), axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
+    truth = nonzero_mask(x)
+    axes = _eager_axes(truth, axis)
+    if axes is not None:
+        return gen_math_ops._all(truth, axes, bool(keepdims))
+    return tf.reduce_all(truth, axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
 
 
 def any(x, /, *, axis=None, keepdims=False):
     """Whether some element along ``axis`` is non-zero (NaN counts as non-zero)."""
-    return tf.reduce_any(_truth(x), axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
+    truth = nonzero_mask(x)
+    axes = _eager_axes(truth, axis)
+    if axes is not None:
+        return gen_math_ops._any(truth, axes, bool(keepdims))
+    return tf.reduce_any(truth, axis=list(axis) if isinstance(axis, tuple) else axis, keepdims=keepdims)
 
 
 def _edge(value, x, axis):
