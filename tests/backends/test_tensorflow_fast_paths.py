@@ -825,3 +825,18 @@ def test_all_any_split_eager_ops_are_the_general_answer(dtype, monkeypatch) -> N
         for g, t, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, traced, want)), strict=True):
             _same_bits(g, w, f"{fn.__name__} {v.shape} {kwargs}")
             _same_bits(t, w, f"{fn.__name__} {v.shape} {kwargs} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.complex128])
+def test_matrix_power_zero_is_the_general_identity(dtype, monkeypatch) -> None:
+    """matrix_power(x, 0) of an eager x broadcasts a cached identity: tf.eye's, in x's shape and
+    dtype, eagerly and inside tf.function; a non-square x fails alike."""
+    from hedera.backends.tensorflow import linalg
+
+    for shape in [(3, 3), (2, 1, 1), (0, 2, 2), (2, 3)]:
+        x = tf.constant(RNG.integers(-2, 3, shape).astype(dtype))
+        with monkeypatch.context() as patch:
+            patch.setattr(linalg, "_EAGER", type(None))
+            want = _outcome(hd.linalg.matrix_power, x, 0)
+        _same_bits(_outcome(hd.linalg.matrix_power, x, 0), want, str(shape))
+        _same_bits(_outcome(tf.function(lambda t: hd.linalg.matrix_power(t, 0)), x), want, f"{shape} traced")
