@@ -565,9 +565,7 @@ def test_searchsorted_without_nans_is_the_nan_aware_answer(side, dtype) -> None:
 UNIQUE_FUNCTIONS = [hd.unique_all, hd.unique_inverse, hd.unique_counts, hd.unique_values]
 
 
-@pytest.mark.parametrize(
-    "dtype", [np.float16, np.float32, np.float64, np.int8, np.int64, np.uint16, np.uint64, np.bool_]
-)
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int8, np.uint64, np.bool_])
 def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
     """The unique functions of eager tensors without NaN group with TopKV2, UniqueWithCounts and
     SegmentMin: the general path's answer (values, first indices, inverse, counts; -0.0 and 0.0 one
@@ -576,14 +574,14 @@ def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
     from hedera.backends.tensorflow import set as tf_set
 
     cases = [RNG.integers(0, 4, (3, 4)), RNG.integers(0, 3, 7), np.asarray(2), np.zeros((2, 0))]
+    traced_case = cases[0]  # (tracing is slow: one case each)
     if np.dtype(dtype).kind == "f":
-        cases.append(np.array([[0.0, -0.0, np.inf], [-0.0, -np.inf, 0.0]]))
-        cases.append(np.array([-0.0, 1.0, 0.0]))
+        traced_case = np.array([[0.0, -0.0, np.inf], [-0.0, -np.inf, 0.0]])
+        cases += [traced_case, np.array([-0.0, 1.0, 0.0])]
     for values in cases:
         x = tf.constant(values.astype(dtype))
         fast = [fn(x) for fn in UNIQUE_FUNCTIONS]
-        trace = values.ndim == 2  # (tracing is slow: 2-d cases only)
-        traced = [tf.function(fn)(x) for fn in UNIQUE_FUNCTIONS] if trace else fast
+        traced = [tf.function(fn)(x) for fn in UNIQUE_FUNCTIONS] if values is traced_case else fast
         with monkeypatch.context() as patch:
             patch.setattr(tf_set, "_fast_groups", lambda t: None)
             general = [fn(x) for fn in UNIQUE_FUNCTIONS]
@@ -610,13 +608,16 @@ def test_top_k_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
                 with monkeypatch.context() as patch:
                     patch.setattr(extras, "direct_top_k", lambda *args, **kwargs: None)
                     general = hd.top_k(x, k, largest=largest)
-                traced = tf.function(lambda t, k=k, g=largest: hd.top_k(t, k, largest=g))(x)
+                trace = x.shape.rank == 2 and k == 3  # (tracing is slow)
+                traced = (
+                    tf.function(lambda t, k=k, g=largest: hd.top_k(t, k, largest=g))(x) if trace else general
+                )
                 for got, again, want in zip(fast, traced, general, strict=True):
                     _same_bits(got, want, f"{dtype} {x.shape} {k} {largest}")
                     _same_bits(again, want, f"{dtype} {x.shape} {k} {largest} traced")
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32, np.uint8, np.bool_])
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.bool_])
 def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) -> None:
     """isclose of eager tensors holding only finite numbers (checked in place) runs the comparison
     alone; the general path's answer, NumPy's, and allclose's Python bool, eagerly and inside
@@ -634,7 +635,10 @@ def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) ->
         x1, x2 = tf.constant(v1), tf.constant(v2)
         for tolerances in ({}, {"rtol": 0.5, "atol": 0}, {"rtol": 0.0, "atol": 1e-3, "equal_nan": True}):
             fast, fast_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
-            traced = tf.function(lambda s, t, kw=tolerances: hd.isclose(s, t, **kw))(x1, x2)
+            trace = tolerances and tolerances["rtol"]  # (tracing is slow)
+            traced = (
+                tf.function(lambda s, t, kw=tolerances: hd.isclose(s, t, **kw))(x1, x2) if trace else fast
+            )
             with monkeypatch.context() as patch:
                 patch.setattr(extras, "all_finite", lambda x: False)
                 general, general_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
@@ -644,7 +648,7 @@ def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) ->
             np.testing.assert_array_equal(fast.numpy(), np.isclose(v1, v2, **tolerances))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int64, np.uint16, np.complex64, np.bool_])
+@pytest.mark.parametrize("dtype", [np.float32, np.uint16, np.complex64, np.bool_])
 def test_triangles_with_host_masks_are_numpys(dtype) -> None:
     """tril and triu of eager tensors select with a mask made by NumPy (cached on the host): NumPy's
     answer (zeros are +0, NaN and -0.0 kept inside the triangle), eagerly and inside tf.function."""
@@ -658,7 +662,7 @@ def test_triangles_with_host_masks_are_numpys(dtype) -> None:
             for fn, want_fn in ((hd.tril, np.tril), (hd.triu, np.triu)):
                 want = tf.constant(want_fn(v, k))
                 _same_bits(fn(x, k=k), want, f"{fn.__name__} {v.shape} {k}")
-                if k in (-1, 1):
+                if k == 1 and v.ndim == 3:
                     _same_bits(tf.function(lambda t, f=fn, k=k: f(t, k=k))(x), want, "traced")
 
 
@@ -757,7 +761,7 @@ def test_outer_vector_norm_matrix_rank_eager_ops_are_the_general_answer(dtype, m
             _same_bits(_outcome(tf.function(lambda *t, f=fn, k=kwargs: f(*t, **k)), *tensors), want, where)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8, np.bool_, np.complex64])
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_, np.complex64])
 def test_diff_roll_take_isin_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
     """diff, roll (axis None), take and isin of eager tensors call their ops directly with cached
     operands: the general path's bits, eagerly and inside tf.function (NaN, -0.0, 0-d, empty,
