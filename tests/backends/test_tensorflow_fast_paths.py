@@ -844,3 +844,35 @@ def test_matrix_power_zero_is_the_general_identity(dtype, monkeypatch) -> None:
             want = _outcome(hd.linalg.matrix_power, x, 0)
         _same_bits(_outcome(hd.linalg.matrix_power, x, 0), want, str(shape))
         _same_bits(_outcome(tf.function(lambda t: hd.linalg.matrix_power(t, 0)), x), want, f"{shape} traced")
+
+
+def test_fast_paths_under_a_tape_give_the_general_gradients(monkeypatch) -> None:
+    """Under a GradientTape the fast paths of top_k (not taken there: TopKV2's gradient fails on
+    int64 indices), unique_values, take_along_axis and tril give the general paths' gradients."""
+    from hedera.backends.tensorflow import creation, extras, indexing
+    from hedera.backends.tensorflow import set as tf_set
+
+    x = tf.constant(np.array([[3.0, 1.0, -0.0, 1.0], [0.5, -1.0, 4.0, 4.0]], np.float32))
+    index = tf.constant(np.array([[0, 2], [1, 3]]))
+    fns = [
+        lambda t: hd.top_k(t, 2, largest=False).values * t[:, :2],
+        lambda t: hd.unique_values(t) * 2.0,
+        lambda t: hd.take_along_axis(t, index, axis=1),
+        lambda t: hd.tril(t, k=1) * t,
+    ]
+
+    def gradient(fn):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return tape.gradient(y, x)
+
+    for fn in fns:
+        got = gradient(fn)
+        with monkeypatch.context() as patch:
+            patch.setattr(extras, "direct_top_k", lambda *args, **kwargs: None)
+            patch.setattr(tf_set, "_fast_groups", lambda t: None)
+            patch.setattr(indexing, "EagerTensor", type(None))
+            patch.setattr(creation, "EagerTensor", type(None))
+            want = gradient(fn)
+        _same_bits(got, want)

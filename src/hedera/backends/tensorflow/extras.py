@@ -38,7 +38,7 @@ from ._core import (
     shape_operand,
     small_constant,
 )
-from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
+from ._private import could_possibly_record, einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
 from .sorting import direct_top_k, order_along
 from .statistical import cumulative_prod, cumulative_sum
 
@@ -299,8 +299,10 @@ def top_k(x, k, /, *, axis=-1, largest=True):
     n = shape_list(x)[normalize_axis(axis, ndim(x))]
     if isinstance(n, int) and not 0 <= k <= n:
         raise InvalidArgumentError(f"k: expected 0 <= k <= {n}, got {k}")
-    direct = direct_top_k(x, axis, largest, k=k) if type(k) is int else None
-    if direct is not None:  # (integers, floats without NaN along the last axis: one TopKV2)
+    # integers, and floats without NaN, along the last axis: one TopKV2 (not where a tape may record:
+    # TF's gradient of TopKV2 fails on int64 indices, and -(-x)'s gradient has -0.0 for +0.0)
+    direct = direct_top_k(x, axis, largest, k=k) if type(k) is int and not could_possibly_record() else None
+    if direct is not None:
         top, undo = direct
         return TopKResult(top.values if undo is None else undo(top.values), top.indices)
     xt, order, perm = order_along(x, axis, descending=largest, k=k)
