@@ -560,3 +560,319 @@ def test_searchsorted_without_nans_is_the_nan_aware_answer(side, dtype) -> None:
         x2 = tf.constant(np.array([np.nan, 0.0, 2.0], dtype))
         want = np.searchsorted(x1.numpy(), x2.numpy(), side=side)
         np.testing.assert_array_equal(hd.searchsorted(x1, x2, side=side).numpy(), want)
+
+
+UNIQUE_FUNCTIONS = [hd.unique_all, hd.unique_inverse, hd.unique_counts, hd.unique_values]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int8, np.uint64, np.bool_])
+def test_unique_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
+    """The unique functions of eager tensors without NaN group with TopKV2, UniqueWithCounts and
+    SegmentMin: the general path's answer (values, first indices, inverse, counts; -0.0 and 0.0 one
+    value, which keeps its first occurrence's sign), eagerly and inside tf.function (where TF's graph
+    optimizer once made the general path's sort key put -0.0 before 0.0: ``x + 0`` rewritten to ``x``)."""
+    from hedera.backends.tensorflow import set as tf_set
+
+    cases = [RNG.integers(0, 4, (3, 4)), RNG.integers(0, 3, 7), np.asarray(2), np.zeros((2, 0))]
+    traced_case = cases[0]  # (tracing is slow: one case each)
+    if np.dtype(dtype).kind == "f":
+        traced_case = np.array([[0.0, -0.0, np.inf], [-0.0, -np.inf, 0.0]])
+        cases += [traced_case, np.array([-0.0, 1.0, 0.0])]
+    for values in cases:
+        x = tf.constant(values.astype(dtype))
+        fast = [fn(x) for fn in UNIQUE_FUNCTIONS]
+        traced = [tf.function(fn)(x) for fn in UNIQUE_FUNCTIONS] if values is traced_case else fast
+        with monkeypatch.context() as patch:
+            patch.setattr(tf_set, "_fast_groups", lambda t: None)
+            general = [fn(x) for fn in UNIQUE_FUNCTIONS]
+        for got, again, want in zip(fast, traced, general, strict=True):
+            for parts in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, again, want)), strict=True):
+                _same_bits(parts[0], parts[2], f"{dtype} {values.shape}")
+                _same_bits(parts[1], parts[2], f"{dtype} {values.shape} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64, np.bool_])
+def test_top_k_fast_path_is_the_general_answer(dtype, monkeypatch) -> None:
+    """top_k of eager integers and floats without NaN along the last axis is one TopKV2 (of ~x or -x
+    for the smallest): the general key sort's values (-0.0 and 0.0 tie, the lower index first) and
+    indices, eagerly and inside tf.function."""
+    from hedera.backends.tensorflow import extras
+
+    values = RNG.integers(-3, 4, (3, 6)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        values[0, :4] = [0.0, -np.inf, -0.0, np.inf]
+    for x in (tf.constant(values), tf.constant(values[0]), tf.constant(values[:, :0])):
+        for k in {0, 1, 3, x.shape[-1]} - {4} if x.shape[-1] else {0}:
+            for largest in (True, False):
+                fast = hd.top_k(x, k, largest=largest)
+                with monkeypatch.context() as patch:
+                    patch.setattr(extras, "direct_top_k", lambda *args, **kwargs: None)
+                    general = hd.top_k(x, k, largest=largest)
+                trace = x.shape.rank == 2 and k == 3  # (tracing is slow)
+                traced = (
+                    tf.function(lambda t, k=k, g=largest: hd.top_k(t, k, largest=g))(x) if trace else general
+                )
+                for got, again, want in zip(fast, traced, general, strict=True):
+                    _same_bits(got, want, f"{dtype} {x.shape} {k} {largest}")
+                    _same_bits(again, want, f"{dtype} {x.shape} {k} {largest} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.bool_])
+def test_isclose_without_nan_or_inf_is_the_general_answer(dtype, monkeypatch) -> None:
+    """isclose of eager tensors holding only finite numbers (checked in place) runs the comparison
+    alone; the general path's answer, NumPy's, and allclose's Python bool, eagerly and inside
+    tf.function, also where a NaN or an infinity keeps the general path."""
+    from hedera.backends.tensorflow import extras
+
+    a = RNG.integers(0, 3, (2, 3)).astype(dtype)
+    b = (a + RNG.integers(0, 2, (2, 3)) * 1e-6).astype(dtype) if np.dtype(dtype).kind == "f" else a[::-1]
+    cases = [(a, b), (a[0], b[:, :1]), (a[:0], b[0, 0])]
+    if np.dtype(dtype).kind == "f":
+        cases.append(
+            (np.array([np.nan, np.inf, -0.0, 1.0], dtype), np.array([np.nan, np.inf, 0.0, np.inf], dtype))
+        )
+    for v1, v2 in cases:
+        x1, x2 = tf.constant(v1), tf.constant(v2)
+        for tolerances in ({}, {"rtol": 0.5, "atol": 0}, {"rtol": 0.0, "atol": 1e-3, "equal_nan": True}):
+            fast, fast_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
+            trace = tolerances and tolerances["rtol"]  # (tracing is slow)
+            traced = (
+                tf.function(lambda s, t, kw=tolerances: hd.isclose(s, t, **kw))(x1, x2) if trace else fast
+            )
+            with monkeypatch.context() as patch:
+                patch.setattr(extras, "all_finite", lambda x: False)
+                general, general_all = hd.isclose(x1, x2, **tolerances), hd.allclose(x1, x2, **tolerances)
+            _same(fast, general)
+            _same(traced, general)
+            assert type(fast_all) is bool and fast_all == general_all
+            np.testing.assert_array_equal(fast.numpy(), np.isclose(v1, v2, **tolerances))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint16, np.complex64, np.bool_])
+def test_triangles_with_host_masks_are_numpys(dtype) -> None:
+    """tril and triu of eager tensors select with a mask made by NumPy (cached on the host): NumPy's
+    answer (zeros are +0, NaN and -0.0 kept inside the triangle), eagerly and inside tf.function."""
+    values = RNG.integers(1, 5, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        values[0, 0, :2] = [np.nan, -0.0]
+        values[0, 2, 0] = -0.0
+    for v in (values, values[0], values[0, :0], values[0, :, :1]):
+        x = tf.constant(v)
+        for k in (-4, -1, 0, 1, 3, 5):
+            for fn, want_fn in ((hd.tril, np.tril), (hd.triu, np.triu)):
+                want = tf.constant(want_fn(v, k))
+                _same_bits(fn(x, k=k), want, f"{fn.__name__} {v.shape} {k}")
+                if k == 1 and v.ndim == 3:
+                    _same_bits(tf.function(lambda t, f=fn, k=k: f(t, k=k))(x), want, "traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_hypot_and_logaddexp_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """hypot and logaddexp of eager float tensors call their ops directly with cached constants
+    (hypot without its infinity select where both hold only finite numbers): the general path's
+    bits (NaN, infinities, -0.0, overflowing squares), and inside tf.function its values."""
+    from hedera.backends.tensorflow import elementwise
+
+    big = float(np.finfo(dtype).max) / 2
+    special = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.5, -2.0, big], dtype)
+    finite = np.array([[3.0, -0.0, big], [0.0, -4.0, 1e-3]], dtype)
+    cases = [
+        (special, special[::-1]),
+        (special[:, None], special),
+        (finite, finite[:, ::-1]),
+        (finite[0, 0], finite),
+    ]
+    cases.append((special[:0], np.asarray(1.0, dtype)))
+    for fn in (hd.hypot, hd.logaddexp):
+        traced = tf.function(fn)
+        for v1, v2 in cases:
+            x1, x2 = tf.constant(v1), tf.constant(v2)
+            with monkeypatch.context() as patch:
+                patch.setattr(elementwise, "_EAGER", type(None))
+                want = fn(x1, x2)
+            _same_bits(fn(x1, x2), want, f"{fn.__name__} {v1} {v2}")
+            _same(traced(x1, x2), want)  # (a graph's kernels may give a NaN the sign bit)
+
+
+@pytest.mark.parametrize("index_dtype", [np.int64, np.int32, np.uint8])
+def test_take_along_axis_eager_ops_are_the_general_answer(index_dtype, monkeypatch) -> None:
+    """take_along_axis of eager tensors runs its ops directly (cached shapes and permutations, no
+    no-op broadcast, transpose or wrap): the general path's answer and NumPy's, with broadcasting,
+    negative indices, empty axes, several dtypes, eagerly and inside tf.function; errors alike."""
+    from hedera.backends.tensorflow import indexing
+
+    x3 = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    x3[0, 0, :2] = [np.nan, -0.0]
+    cases = [
+        (x3, RNG.integers(0, 3, (2, 5, 4)), 1),
+        (x3, RNG.integers(0, 4, (1, 3, 2)), -1),
+        (RNG.integers(-9, 9, (2, 3, 4)).astype(np.int16), RNG.integers(0, 2, (2, 1, 4)), 0),
+        (x3[0] > 0, RNG.integers(0, 4, (3, 0)), 1),
+        (x3[0, 0], RNG.integers(0, 4, (6,)), 0),
+        (x3[:, :0], RNG.integers(0, 1, (2, 2, 4))[:, :0], 1),
+    ]
+    if index_dtype is not np.uint8:
+        cases.append((x3, -RNG.integers(1, 4, (2, 3, 1)), 1))
+    for values, where, axis in cases:
+        x, indices = tf.constant(values), tf.constant(where.astype(index_dtype))
+        with monkeypatch.context() as patch:
+            patch.setattr(indexing, "EagerTensor", type(None))
+            want = hd.take_along_axis(x, indices, axis=axis)
+        _same_bits(hd.take_along_axis(x, indices, axis=axis), want, f"{values.shape} {where.shape} {axis}")
+        traced = tf.function(lambda a, b, axis=axis: hd.take_along_axis(a, b, axis=axis))(x, indices)
+        _same_bits(traced, want, "traced")
+        np.testing.assert_array_equal(want.numpy(), np.take_along_axis(values, where.astype(np.int64), axis))
+    x, bad = tf.constant(x3), tf.constant(RNG.integers(0, 2, (3, 3, 4)))
+    with monkeypatch.context() as patch:
+        patch.setattr(indexing, "EagerTensor", type(None))
+        want = _outcome(hd.take_along_axis, x, bad, axis=1)
+    _same_bits(_outcome(hd.take_along_axis, x, bad, axis=1), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8, np.bool_, np.complex64])
+def test_outer_vector_norm_matrix_rank_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """linalg.outer, vector_norm (orders 2, 1, +-inf) and matrix_rank (default rtol) of eager tensors
+    call their ops directly with cached operands: the general path's bits, eagerly and inside
+    tf.function (NaN, infinities, -0.0, 0-d, empty and batched inputs)."""
+    from hedera.backends.tensorflow import linalg
+
+    values = RNG.integers(-2, 3, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :3] = [np.nan, -0.0, np.inf]
+    vectors = [values[1, 0], values[0, 0], values[0, 0, :0]]
+    checks = [(hd.linalg.outer, (a, b), {}) for a in vectors for b in vectors[:2]]
+    for v in (values, values[0, 0], values[0, :, :0], values[0, 0, 0]):
+        for kwargs in ({}, {"ord": 1}, {"ord": np.inf, "axis": -1}, {"ord": -np.inf, "keepdims": True}):
+            checks.append((hd.linalg.vector_norm, (v,), kwargs))
+        checks.append((hd.linalg.vector_norm, (v,), {"axis": (), "keepdims": True}))
+    if np.dtype(dtype).kind in "fc":
+        finite = RNG.integers(-2, 3, (2, 3, 4)).astype(dtype)
+        finite[0, 1] = finite[0, 0]
+        for m in (finite, finite[0], finite[0, :, :0], values[1].T):
+            checks.append((hd.linalg.matrix_rank, (m,), {}))
+    for fn, args, kwargs in checks:
+        tensors = [tf.constant(a) for a in args]
+        with monkeypatch.context() as patch:
+            patch.setattr(linalg, "_EAGER", type(None))
+            want = _outcome(fn, *tensors, **kwargs)
+        where = f"{fn.__name__} {[a.shape for a in args]} {kwargs}"
+        _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
+        if fn is not hd.linalg.vector_norm or args[0].ndim == 3:  # (tracing is slow)
+            _same_bits(_outcome(tf.function(lambda *t, f=fn, k=kwargs: f(*t, **k)), *tensors), want, where)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_, np.complex64])
+def test_diff_roll_take_isin_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """diff, roll (axis None), take and isin of eager tensors call their ops directly with cached
+    operands: the general path's bits, eagerly and inside tf.function (NaN, -0.0, 0-d, empty,
+    negative indices and errors alike)."""
+    from hedera.backends.tensorflow import indexing, manipulation, utility
+    from hedera.backends.tensorflow import set as tf_set
+
+    values = RNG.integers(0, 3, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :3] = [np.nan, -0.0, 0.0]
+    t = tf.constant
+    index = t(RNG.integers(0, 3, (2, 2)))
+    checks = [(hd.diff, (values,), {"axis": a, "n": n}) for a in (0, 1, -1) for n in (1, 2, 5)]
+    checks += [(hd.diff, (v,), {}) for v in (values[0, 0], values[0, :0], values[0, :, :1])]
+    checks += [(hd.roll, (v,), {"shift": s}) for v in (values, values[0, 0, 0], values[:0]) for s in (-5, 1)]
+    checks += [(hd.take, (values, index), {"axis": a}) for a in (0, 1, -1)]
+    checks += [
+        (hd.take, (values[0, 0], t(np.array([3, 0], np.uint8))), {}),
+        (hd.take, (values, -index), {"axis": 1}),
+    ]
+    checks += [
+        (hd.take, (values[0, 0], t([[4]])), {}),
+        (hd.take, (values[0, 0], t(np.zeros((0,), np.int32))), {}),
+    ]
+    for v, w in [(values, values[1]), (values[0, 0, 0], values[:0]), (values[:0], values[0, 0, 0])]:
+        checks += [(hd.isin, (v, w), {"invert": i}) for i in (False, True)]
+    modules = (indexing, manipulation, tf_set, utility)
+    for fn, args, kwargs in checks:
+        tensors = [a if isinstance(a, tf.Tensor) else t(a) for a in args]
+        with monkeypatch.context() as patch:
+            for module in modules:
+                patch.setattr(module, "EagerTensor", type(None))
+            want = _outcome(fn, *tensors, **kwargs)
+        where = f"{fn.__name__} {[a.shape for a in args]} {kwargs}"
+        _same_bits(_outcome(fn, *tensors, **kwargs), want, where)
+        if not kwargs.get("invert") and kwargs.get("n", 1) == 1:  # (tracing is slow)
+            _same_bits(_outcome(tf.function(lambda *a, f=fn, k=kwargs: f(*a, **k)), *tensors), want, where)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_, np.complex64])
+def test_all_any_split_eager_ops_are_the_general_answer(dtype, monkeypatch) -> None:
+    """all and any (axis None or an int) and split at indices of eager tensors call their ops
+    directly with cached operands: the general path's answer (NaN non-zero, -0.0 zero), eagerly and
+    inside tf.function, errors alike."""
+    from hedera.backends.tensorflow import extras, utility
+
+    values = RNG.integers(0, 2, (2, 3, 4)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        values[0, 0, :2] = [np.nan, -0.0]
+    checks = []
+    for v in (values, values[0, 0, 0], values[:, :0]):
+        for a in (None, 0, -1) if v.ndim else (None,):
+            checks += [(fn, v, {"axis": a, "keepdims": k}) for fn in (hd.all, hd.any) for k in (False, True)]
+    checks += [(hd.all, values, {"axis": 3}), (hd.any, values, {"axis": (0, 2)})]
+    for where in ([1], [0, 2], [3, 1], [-1, 5], [], [-9, 9]):
+        checks += [(hd.split, values, {"indices_or_sections": where, "axis": a}) for a in (1, -1)]
+    for fn, v, kwargs in checks:
+        x = tf.constant(v)
+        with monkeypatch.context() as patch:
+            patch.setattr(utility, "EagerTensor", type(None))
+            patch.setattr(extras, "_EAGER", type(None))
+            want = _outcome(fn, x, **kwargs)
+        got = _outcome(fn, x, **kwargs)
+        traced = _outcome(tf.function(lambda t, f=fn, k=kwargs: f(t, **k)), x) if v.ndim == 3 else got
+        for g, t, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, traced, want)), strict=True):
+            _same_bits(g, w, f"{fn.__name__} {v.shape} {kwargs}")
+            _same_bits(t, w, f"{fn.__name__} {v.shape} {kwargs} traced")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.complex128])
+def test_matrix_power_zero_is_the_general_identity(dtype, monkeypatch) -> None:
+    """matrix_power(x, 0) of an eager x broadcasts a cached identity: tf.eye's, in x's shape and
+    dtype, eagerly and inside tf.function; a non-square x fails alike."""
+    from hedera.backends.tensorflow import linalg
+
+    for shape in [(3, 3), (2, 1, 1), (0, 2, 2), (2, 3)]:
+        x = tf.constant(RNG.integers(-2, 3, shape).astype(dtype))
+        with monkeypatch.context() as patch:
+            patch.setattr(linalg, "_EAGER", type(None))
+            want = _outcome(hd.linalg.matrix_power, x, 0)
+        _same_bits(_outcome(hd.linalg.matrix_power, x, 0), want, str(shape))
+        _same_bits(_outcome(tf.function(lambda t: hd.linalg.matrix_power(t, 0)), x), want, f"{shape} traced")
+
+
+def test_fast_paths_under_a_tape_give_the_general_gradients(monkeypatch) -> None:
+    """Under a GradientTape the fast paths of top_k (not taken there: TopKV2's gradient fails on
+    int64 indices), unique_values, take_along_axis and tril give the general paths' gradients."""
+    from hedera.backends.tensorflow import creation, extras, indexing
+    from hedera.backends.tensorflow import set as tf_set
+
+    x = tf.constant(np.array([[3.0, 1.0, -0.0, 1.0], [0.5, -1.0, 4.0, 4.0]], np.float32))
+    index = tf.constant(np.array([[0, 2], [1, 3]]))
+    fns = [
+        lambda t: hd.top_k(t, 2, largest=False).values * t[:, :2],
+        lambda t: hd.unique_values(t) * 2.0,
+        lambda t: hd.take_along_axis(t, index, axis=1),
+        lambda t: hd.tril(t, k=1) * t,
+    ]
+
+    def gradient(fn):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return tape.gradient(y, x)
+
+    for fn in fns:
+        got = gradient(fn)
+        with monkeypatch.context() as patch:
+            patch.setattr(extras, "direct_top_k", lambda *args, **kwargs: None)
+            patch.setattr(tf_set, "_fast_groups", lambda t: None)
+            patch.setattr(indexing, "EagerTensor", type(None))
+            patch.setattr(creation, "EagerTensor", type(None))
+            want = gradient(fn)
+        _same_bits(got, want)

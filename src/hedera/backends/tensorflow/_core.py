@@ -645,6 +645,18 @@ _NUMPY_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.float
 _dot = np.dot
 
 
+def all_finite(x: Any) -> bool:
+    """Whether ``x`` is known to hold only finite numbers: exact for an eager float16/32/64 tensor on
+    the CPU (read in place, ~2 us; not by ``x . x``, which can overflow, with NumPy's warning); False
+    for anything else, where the caller keeps its NaN- and inf-aware ops."""
+    if type(x) is _EAGER and x._datatype_enum() in _NUMPY_FLOAT_ENUMS and x.device.endswith("CPU:0"):
+        return bool(_isfinite(x._numpy()).all())
+    return False
+
+
+_isfinite = np.isfinite
+
+
 def host_values(x: Any) -> np.ndarray | None:
     """The values of an eager CPU tensor as a NumPy array read in place (no op, no copy); else None.
 

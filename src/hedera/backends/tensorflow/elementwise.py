@@ -32,9 +32,11 @@ from ._core import (
     REAL_OF,
     SIGNED_OF,
     UNSIGNED,
+    all_finite,
     constant,
     is_complex,
     promote,
+    small_constant,
     zero_like,
 )
 from ._private import gen_bitwise_ops as _gb
@@ -333,6 +335,8 @@ def copysign(x1, x2, /):
 def hypot(x1, x2, /):
     """``sqrt(x1**2 + x2**2)`` without overflow or underflow in the squares; +inf if either is infinite."""
     x1, x2 = _promoted(x1, x2)
+    if type(x1) is _EAGER and type(x2) is _EAGER and x1._datatype_enum() in REAL_FLOAT_ENUMS:
+        return _eager_hypot(x1, x2)
     a, b = _gm._abs(x1), _gm._abs(x2)
     big, small = _gm.maximum(a, b), _gm.minimum(a, b)
     safe = tf.where(tf.equal(big, 0), tf.ones_like(big), big)
@@ -342,9 +346,54 @@ def hypot(x1, x2, /):
     return tf.where(_gm.is_inf(a) | _gm.is_inf(b), tf.constant(math.inf, out.dtype), out)
 
 
+def _eager_hypot(x1, x2):
+    """``hypot``'s ops for eager float tensors, called directly with cached constants (TF's Python
+    converts each ``0``, ``1`` and ``ones_like``); the infinities' select only where one may be."""
+    a, b = _gm._abs(x1), _gm._abs(x2)
+    big, small = _gm.maximum(a, b), _gm.minimum(a, b)
+    dtype = x1.dtype
+    zero, one = small_constant(0, dtype), small_constant(1, dtype)
+    at_zero = _gm.equal(big, zero)
+    ratio = _gm.real_div(small, _gm.select_v2(at_zero, one, big))
+    out = _gm.mul(big, _gm.sqrt(_gm.add_v2(one, _gm.mul(ratio, ratio))))
+    out = _gm.select_v2(at_zero, zero, out)
+    if all_finite(x1) and all_finite(x2):
+        return out
+    return _gm.select_v2(_gm.logical_or(_gm.is_inf(a), _gm.is_inf(b)), _infinity(dtype), out)
+
+
+_INFINITIES: dict[int, tf.Tensor] = {}
+
+
+def _infinity(dtype):
+    """``+inf`` as a cached host tensor of the float ``dtype``."""
+    found = _INFINITIES.get(id(dtype))
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = _INFINITIES[id(dtype)] = tf.constant(math.inf, dtype)
+    return found
+
+
+_LOG_TWOS: dict[int, tf.Tensor] = {}
+
+
+def _log_two(dtype):
+    """``log(2)`` as a cached host tensor of the float ``dtype``."""
+    found = _LOG_TWOS.get(id(dtype))
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = _LOG_TWOS[id(dtype)] = tf.constant(math.log(2.0), dtype)
+    return found
+
+
 def logaddexp(x1, x2, /):
     """``log(exp(x1) + exp(x2))``, computed stably: ``max + log1p(exp(-|x1 - x2|))``."""
     x1, x2 = _promoted(x1, x2)
+    if type(x1) is _EAGER and type(x2) is _EAGER and x1._datatype_enum() in REAL_FLOAT_ENUMS:
+        # (the same ops called directly, log(2) cached: TF's operators and tf.where cost ~2x the ops)
+        out = _gm.log1p(_gm.exp(_gm.neg(_gm._abs(_gm.sub(x1, x2)))))
+        out = _gm.add_v2(_gm.maximum(x1, x2), out)
+        return _gm.select_v2(_gm.equal(x1, x2), _gm.add_v2(x1, _log_two(x1.dtype)), out)
     out = _gm.maximum(x1, x2) + _gm.log1p(_gm.exp(-_gm._abs(x1 - x2)))
     # equal arguments (infinities included, where x1 - x2 is NaN): x + log(2)
     return tf.where(tf.equal(x1, x2), x1 + tf.constant(math.log(2.0), x1.dtype), out)

@@ -24,8 +24,10 @@ from ._core import (
     DEFAULT_FLOAT,
     INEXACT,
     DTypeSet,
+    all_finite,
     check_index_dtype,
     constant,
+    host_values,
     may_be_negative,
     native_dtype,
     ndim,
@@ -36,8 +38,8 @@ from ._core import (
     shape_operand,
     small_constant,
 )
-from ._private import einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
-from .sorting import order_along
+from ._private import could_possibly_record, einsum_resolve, gen_array_ops, gen_linalg_ops, gen_math_ops
+from .sorting import direct_top_k, order_along
 from .statistical import cumulative_prod, cumulative_sum
 
 __all__ = names_in("extra")  # the API table's extra rows
@@ -52,6 +54,11 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     if x1.dtype not in INEXACT:
         x1, x2 = tf.cast(x1, DEFAULT_FLOAT), tf.cast(x2, DEFAULT_FLOAT)
     real = x1.dtype.real_dtype
+    if all_finite(x1) and all_finite(x2) and type(atol) in _TOLERANCES and type(rtol) in _TOLERANCES:
+        # (no NaN or infinity to special-case: the comparison alone, TF's ops as tf.abs & co run them)
+        margin = gen_math_ops.mul(_tolerance(rtol, real), gen_math_ops._abs(x2))
+        margin = gen_math_ops.add_v2(_tolerance(atol, real), margin)
+        return gen_math_ops.less_equal(gen_math_ops._abs(gen_math_ops.sub(x1, x2)), margin)
     diff = tf.abs(x1 - x2)
     close = diff <= tf.constant(atol, real) + tf.constant(rtol, real) * tf.abs(x2)
     finite = tf.math.is_finite(tf.abs(x1)) & tf.math.is_finite(tf.abs(x2))
@@ -61,9 +68,30 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     return out
 
 
+_TOLERANCES = frozenset((float, int))
+_TOLERANCE_CACHE: dict[tuple[int, type, float], tf.Tensor] = {}
+
+
+def _tolerance(value, dtype):
+    """``tf.constant(value, dtype)`` (a Python float or int), cached on the host per dtype and value
+    (the sign of a zero tolerance cannot change a comparison with a sum)."""
+    key = (id(dtype), type(value), value)
+    found = _TOLERANCE_CACHE.get(key)
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = tf.constant(value, dtype)
+        if len(_TOLERANCE_CACHE) < 64:
+            _TOLERANCE_CACHE[key] = found
+    return found
+
+
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether :func:`isclose` holds everywhere: a Python bool (a bool tensor inside ``tf.function``)."""
-    out = tf.reduce_all(isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    close = isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    values = host_values(close)
+    if values is not None:
+        return bool(values.all())
+    out = tf.reduce_all(close)
     return bool(out) if tf.executing_eagerly() else out
 
 
@@ -239,9 +267,28 @@ def split(x, indices_or_sections, /, *, axis=0):
                 f"indices_or_sections: {sections} does not divide axis {axis} of size {n}"
             )
         return tuple(tf.split(x, sections, axis=axis))
-    head = (slice(None),) * axis
     bounds = [0, *indices_or_sections, None]
+    if type(x) is _EAGER and all(type(i) is int for i in indices_or_sections):
+        return tuple(_eager_slice(x, axis, n, a, b) for a, b in itertools.pairwise(bounds))
+    head = (slice(None),) * axis
     return tuple(x[(*head, slice(a, b))] for a, b in itertools.pairwise(bounds))
+
+
+def _eager_slice(x, axis, n, start, stop):
+    """``x[..., start:stop]`` (on ``axis``, of size ``n``) of an eager ``x``: TF's ``Slice`` op with
+    the bounds read as Python reads them, as cached host tensors (``x[...]`` converts them on TF's
+    slow path, ~0.1 ms a part)."""
+    start, stop, _ = slice(start, stop).indices(n)
+    begin = [0] * len(x.shape)
+    begin[axis] = start
+    sizes = [-1] * len(x.shape)
+    sizes[axis] = max(stop - start, 0)
+    return gen_array_ops._slice(
+        x, shape_operand(begin, _INT32_ENUM), shape_operand(sizes, _INT32_ENUM, minimum=-1)
+    )
+
+
+_INT32_ENUM = tf.int32.as_datatype_enum
 
 
 def top_k(x, k, /, *, axis=-1, largest=True):
@@ -252,6 +299,12 @@ def top_k(x, k, /, *, axis=-1, largest=True):
     n = shape_list(x)[normalize_axis(axis, ndim(x))]
     if isinstance(n, int) and not 0 <= k <= n:
         raise InvalidArgumentError(f"k: expected 0 <= k <= {n}, got {k}")
+    # integers, and floats without NaN, along the last axis: one TopKV2 (not where a tape may record:
+    # TF's gradient of TopKV2 fails on int64 indices, and -(-x)'s gradient has -0.0 for +0.0)
+    direct = direct_top_k(x, axis, largest, k=k) if type(k) is int and not could_possibly_record() else None
+    if direct is not None:
+        top, undo = direct
+        return TopKResult(top.values if undo is None else undo(top.values), top.indices)
     xt, order, perm = order_along(x, axis, descending=largest, k=k)
     values = tf.gather(xt, order, batch_dims=ndim(x) - 1)
     if perm is not None:

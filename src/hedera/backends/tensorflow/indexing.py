@@ -18,7 +18,18 @@ import tensorflow as tf
 
 from ...errors import DtypeError, InvalidArgumentError, ShapeError
 from .._common import check_index_update_op, check_integer_indices, normalize_axis
-from ._core import INTEGER, broadcast_shape, constant, ndim, shape_list, size
+from ._core import (
+    INTEGER,
+    broadcast_shape,
+    constant,
+    may_be_negative,
+    ndim,
+    shape_list,
+    shape_operand,
+    size,
+    small_constant,
+)
+from ._private import EagerTensor, gen_array_ops, gen_math_ops
 
 __all__ = ["index_get", "index_update", "take", "take_along_axis"]
 
@@ -48,6 +59,11 @@ def take(x, indices, /, *, axis=None):
         axis = 0
     axis = normalize_axis(axis, rank)
     check_integer_indices("take", "indices", indices)  # _wrap_negative would cast floats
+    if type(x) is EagerTensor and type(indices) is EagerTensor and not may_be_negative(indices):
+        # (tf.gather's op, the axis cached: tf.where & co. and tf.gather's Python cost ~0.15 ms)
+        if indices.dtype not in (tf.int32, tf.int64):
+            indices = gen_math_ops.cast(indices, tf.int64)
+        return gen_array_ops.gather_v2(x, indices, small_constant(axis, tf.int32))
     indices = _wrap_negative(_as_index_tensor(indices), shape_list(x)[axis])
     return tf.gather(x, indices, axis=axis)
 
@@ -62,6 +78,8 @@ def take_along_axis(x, indices, /, *, axis=-1):
         raise ShapeError(
             f"take_along_axis: indices must have as many dimensions as x ({rank}), got {ndim(indices)}"
         )
+    if type(x) is EagerTensor and type(indices) is EagerTensor:
+        return _eager_take_along_axis(x, indices, axis, rank)
     xs, js = shape_list(x), shape_list(indices)
     indices = _wrap_negative(indices, xs[axis])
     others = broadcast_shape([*xs[:axis], 1, *xs[axis + 1 :]], [*js[:axis], 1, *js[axis + 1 :]])
@@ -240,3 +258,37 @@ def index_update(x, index, values, /, *, op="set"):
         factors = tf.math.unsorted_segment_prod(values, flat_positions[:, 0], tf.size(flat_x))
         out = flat_x * factors
     return tf.reshape(tf.cast(out, dtype) if out.dtype is not dtype else out, tf.shape(x))
+
+
+def _eager_take_along_axis(x, indices, axis, rank):
+    """``take_along_axis`` of eager tensors: the same ops, called directly with the static shapes and
+    permutations as cached host tensors (``shape_operand``), and none that would change nothing
+    (a broadcast to the same shape, the identity permutation, the wrap of indices that are all
+    non-negative, checked in place): ~0.9 ms -> ~30 us at 1 element."""
+    xs, js = x.shape.as_list(), indices.shape.as_list()
+    if indices.dtype not in (tf.int32, tf.int64):
+        indices = gen_math_ops.cast(indices, tf.int64)
+    if may_be_negative(indices):
+        indices = _wrap_negative(indices, xs[axis])
+    others = broadcast_shape([*xs[:axis], 1, *xs[axis + 1 :]], [*js[:axis], 1, *js[axis + 1 :]])
+    x = _eager_broadcast(x, xs, [*others[:axis], xs[axis], *others[axis + 1 :]])
+    indices = _eager_broadcast(indices, js, [*others[:axis], js[axis], *others[axis + 1 :]])
+    last = rank - 1
+    if axis != last:
+        perm = [a for a in range(rank) if a != axis] + [axis]
+        x = gen_array_ops.transpose(x, shape_operand(perm, _INT32_ENUM))
+        indices = gen_array_ops.transpose(indices, shape_operand(perm, _INT32_ENUM))
+    out = gen_array_ops.gather_v2(x, indices, small_constant(last, tf.int32), batch_dims=last)
+    if axis != last:
+        inverse = [*range(axis), last, *range(axis, last)]
+        out = gen_array_ops.transpose(out, shape_operand(inverse, _INT32_ENUM))
+    return out
+
+
+def _eager_broadcast(x, shape, target):
+    if shape == target:
+        return x
+    return gen_array_ops.broadcast_to(x, shape_operand(target, _INT32_ENUM))
+
+
+_INT32_ENUM = tf.int32.as_datatype_enum

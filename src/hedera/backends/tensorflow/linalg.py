@@ -25,6 +25,8 @@ from ._core import (
     ndim,
     promote,
     shape_list,
+    shape_operand,
+    small_constant,
 )
 from ._private import gen_array_ops, gen_linalg_ops, gen_math_ops
 from .main_linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401  (hd.linalg has them too)
@@ -149,9 +151,27 @@ def matrix_power(x, n, /):
         if n:
             base = matmul(base, base)
     if result is None:  # n == 0: identity matrices
+        if type(x) is _EAGER:  # (tf.eye and tf.broadcast_to convert Python shapes: ~0.2 ms)
+            return gen_array_ops.broadcast_to(
+                _eye(x.shape[-1], x.dtype), shape_operand(tuple(x.shape), _INT32_ENUM)
+            )
         shape = shape_list(x)
         return tf.broadcast_to(tf.eye(shape[-1], dtype=x.dtype), shape)
     return result
+
+
+_EYES: dict[tuple[int, int], tf.Tensor] = {}
+
+
+def _eye(n, dtype):
+    """``tf.eye(n, dtype=dtype)``, cached on the host for small ``n``."""
+    found = _EYES.get((id(dtype), n))
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = tf.eye(n, dtype=dtype)
+        if n <= 64 and len(_EYES) < 64:
+            _EYES[(id(dtype), n)] = found
+    return found
 
 
 def _default_rtol(x):
@@ -166,9 +186,30 @@ def _rtol(x, rtol):
     return tf.cast(rtol, x.dtype.real_dtype)
 
 
+_DEFAULT_RTOLS: dict[tuple[int, int], tf.Tensor] = {}
+
+
+def _eager_default_rtol(x):
+    """``_default_rtol(x)`` of an eager ``x``, cached per dtype and ``max(M, N)`` (its ops convert
+    Python numbers on TF's slow path)."""
+    shape = x.shape.as_list()
+    key = (id(x.dtype), max(shape[-2], shape[-1]))
+    found = _DEFAULT_RTOLS.get(key)
+    if found is None:
+        with tf.device("/CPU:0"):
+            found = _default_rtol(x)
+        if len(_DEFAULT_RTOLS) < 256:
+            _DEFAULT_RTOLS[key] = found
+    return found
+
+
 def matrix_rank(x, /, *, rtol=None):
     """The number of singular values above ``rtol * largest`` (``rtol`` defaults to ``max(M, N) * eps``)."""
     s = svdvals(x)
+    if rtol is None and type(s) is _EAGER and s.shape[-1] != 0:  # (the same ops, called directly)
+        last = small_constant(-1, tf.int32)
+        tol = gen_math_ops.mul(gen_math_ops._max(s, last, keep_dims=True), _eager_default_rtol(x))
+        return gen_math_ops._sum(gen_math_ops.cast(gen_math_ops.greater(s, tol), tf.int64), last, False)
     largest = tf.reduce_max(s, axis=-1, keepdims=True) if s.shape[-1] != 0 else tf.zeros_like(s[..., :1])
     tol = largest * tf.expand_dims(_rtol(x, rtol), -1)
     return tf.reduce_sum(tf.cast(s > tol, tf.int64), axis=-1)
@@ -179,6 +220,12 @@ def outer(x1, x2, /):
     if ndim(x1) != 1 or ndim(x2) != 1:
         raise InvalidArgumentError("outer: x1 and x2 must be one-dimensional")
     x1, x2 = promote(x1, x2) if x1.dtype is not x2.dtype else (x1, x2)
+    if type(x1) is _EAGER and type(x2) is _EAGER:  # (x1[:, None] & co. convert their slices: ~0.2 ms)
+        column = gen_array_ops.expand_dims(x1, small_constant(1, tf.int32))
+        row = gen_array_ops.expand_dims(x2, small_constant(0, tf.int32))
+        if x1.dtype is tf.bool:
+            return gen_math_ops.logical_and(column, row)
+        return gen_math_ops.mul(column, row)
     if x1.dtype is tf.bool:
         return tf.logical_and(x1[:, None], x2[None, :])
     return x1[:, None] * x2[None, :]
@@ -312,6 +359,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     ``ord`` is any real number, ``inf`` or ``-inf``; 0 counts the non-zero elements.
     """
     axes = list(normalize_axes(axis, ndim(x)))
+    if type(x) is _EAGER and x.dtype not in COMPLEX and ord in _EAGER_ORDS:
+        return _eager_vector_norm(x, axes, keepdims, ord)
     if x.dtype not in INEXACT:
         x = tf.cast(x, tf.float32)
     a = tf.abs(x)
@@ -327,3 +376,26 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         return tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
     p = tf.constant(ord, a.dtype)
     return tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1 / p)
+
+
+_EAGER_ORDS = (2, 1, math.inf, -math.inf)
+
+
+def _eager_vector_norm(x, axes, keepdims, ord):
+    """``vector_norm`` of an eager real ``x`` for the common orders: the same ops, called directly,
+    the axes as a cached host tensor (``tf.reduce_sum`` converts a Python list on TF's slow path)."""
+    if x.dtype not in INEXACT:
+        x = gen_math_ops.cast(x, tf.float32)
+    a = gen_math_ops._abs(x)
+    axes = shape_operand(tuple(axes), _INT32_ENUM)
+    keepdims = bool(keepdims)
+    if ord == 2:
+        return gen_math_ops.sqrt(gen_math_ops._sum(gen_math_ops.mul(a, a), axes, keepdims))
+    if ord == 1:
+        return gen_math_ops._sum(a, axes, keepdims)
+    if ord > 0:
+        return gen_math_ops._max(a, axes, keepdims)
+    return gen_math_ops._min(a, axes, keepdims)
+
+
+_INT32_ENUM = tf.int32.as_datatype_enum

@@ -227,6 +227,9 @@ def reshape(x, /, shape, *, copy=None):
 def roll(x, /, shift, *, axis=None):
     """``x`` shifted by ``shift`` along ``axis`` (the flattened array if None), wrapping around."""
     if axis is None:
+        if type(x) is EagerTensor:  # (tf.reshape's Python shapes and tf.shape: ~0.2 ms at 1 element)
+            flat = gen_array_ops.reshape(x, shape_operand((-1,), _INT32_ENUM, minimum=-1))
+            return gen_array_ops.reshape(tf.roll(flat, shift, 0), shape_operand(tuple(x.shape), _INT32_ENUM))
         return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
     axes = [axis] if isinstance(axis, int) else list(axis)
     shifts = [shift] * len(axes) if isinstance(shift, int) else list(shift)

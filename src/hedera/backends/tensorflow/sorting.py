@@ -21,6 +21,7 @@ import tensorflow as tf
 from ..._api import names_in
 from .._common import normalize_axis
 from ._core import COMPLEX, DEFAULT_INDEX, INTEGER, REAL_FLOAT, may_hold_nan, ndim
+from ._private import EagerTensor
 
 __all__ = names_in("sorting")  # the API table's sorting rows
 
@@ -33,11 +34,20 @@ def sort_key(x):
         return tf.cast(x, tf.int8)
     if x.dtype in REAL_FLOAT:
         bits = _INT_OF_WIDTH[x.dtype.size]
-        canonical = tf.where(tf.math.is_nan(x), tf.constant(math.nan, x.dtype), x + tf.zeros((), x.dtype))
+        canonical = tf.where(tf.math.is_nan(x), tf.constant(math.nan, x.dtype), _plus_zero(x))
         key = tf.bitcast(canonical, bits)
         magnitude = tf.constant(np.iinfo(bits.as_numpy_dtype).max, bits)
         return tf.where(key < 0, tf.bitwise.bitwise_xor(key, magnitude), key)
     return x
+
+
+def _plus_zero(x):
+    """``x`` with ``-0.0`` made ``+0.0``: ``x + 0`` eagerly; inside ``tf.function`` a select, as
+    TF's graph optimizer rewrites ``x + 0`` to ``x`` (then -0.0 sorted before 0.0, unstably)."""
+    zero = tf.zeros((), x.dtype)
+    if type(x) is EagerTensor:
+        return x + zero
+    return tf.where(tf.equal(x, zero), zero, x)
 
 
 def _last_axis_order(key, descending, k=None):
@@ -74,8 +84,9 @@ def order_along(x, axis, descending, k=None):
     return xt, _last_axis_order(sort_key(xt), descending, k), perm
 
 
-def _direct_top_k(x, axis, descending, index_type=DEFAULT_INDEX):
-    """``top_k`` of all of ``x``'s last axis in sorted order, or None where the key is needed.
+def direct_top_k(x, axis, descending, index_type=DEFAULT_INDEX, k=None):
+    """``top_k`` of ``x``'s last axis (its first ``k`` elements, all for None) in sorted order, or
+    None where the key is needed.
 
     Without NaNs (integers, and floats checked by ``may_hold_nan``), the order of ``x``
     itself is the key's along the last axis: descending is ``top_k(x)``, ascending
@@ -93,7 +104,7 @@ def _direct_top_k(x, axis, descending, index_type=DEFAULT_INDEX):
         flip = _negative
     else:
         return None
-    n = x.shape[-1]
+    n = x.shape[-1] if k is None else k
     if n is None:
         n = tf.shape(x)[-1]
     # (the ops of tf.math.top_k, negative and bitwise.invert, without their Python wrapping)
@@ -112,7 +123,7 @@ def _negative(x):
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices (int64) that sort ``x`` along ``axis``; stable, NaNs last (first when descending)."""
-    direct = _direct_top_k(x, axis, descending)
+    direct = direct_top_k(x, axis, descending)
     if direct is not None:
         return direct[0].indices
     _, order, perm = order_along(x, axis, descending)
@@ -121,7 +132,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """``x`` sorted along ``axis``; NaNs last (first when descending)."""
-    direct = _direct_top_k(x, axis, descending, tf.int32)
+    direct = direct_top_k(x, axis, descending, tf.int32)
     if direct is not None:
         top, undo = direct
         return top.values if undo is None else undo(top.values)
