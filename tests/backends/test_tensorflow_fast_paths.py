@@ -876,3 +876,20 @@ def test_fast_paths_under_a_tape_give_the_general_gradients(monkeypatch) -> None
             patch.setattr(creation, "EagerTensor", type(None))
             want = gradient(fn)
         _same_bits(got, want)
+
+
+def test_the_nan_check_of_large_finite_values_is_silent() -> None:
+    """may_hold_nan reads eager CPU buffers on the host: values near the dtype's maximum are no NaN,
+    and checking them warns of nothing (x . x overflowed, with NumPy's RuntimeWarning)."""
+    import warnings
+
+    from hedera.backends.tensorflow._core import may_hold_nan
+
+    big = np.array([3e38, -3e38, 1.0], np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not may_hold_nan(tf.constant(big))
+        assert not may_hold_nan(tf.constant(np.array([1e300, 1e300])))
+        np.testing.assert_array_equal(hd.sort(tf.constant(big)).numpy(), np.sort(big))
+    assert may_hold_nan(tf.constant(np.array([[1.0, np.nan]], np.float16)))
+    assert not may_hold_nan(tf.constant(np.zeros((0, 2))))
