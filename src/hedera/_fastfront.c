@@ -57,6 +57,8 @@
  *     which has no arrays, ``dtypes`` is a tuple of tuples of types instead, one for each leading
  *     positional argument, whose exact type must be one of its tuple's: zeros(3), not
  *     zeros((3,)); full((3,), 1.0), not full((3,), a 0-d array)),
+ *     ``dtypes`` may be Ellipsis: the array arguments are of one type, whatever their dtypes
+ *     (two TensorFlow tensors, not a tensor and a Python int, which TF converts itself).
  *     Where the front has two or more arrays, ``dtypes`` may instead be a pair of tuples
  *     ``(leading, shared)``: the first array's .dtype is one of ``leading`` and the others share
  *     one of ``shared`` (where's bool condition and its two operands of one dtype),
@@ -390,6 +392,10 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         if (condition == Py_None) {
             *dtypes = NULL;
         }
+        else if (condition == Py_Ellipsis && state->arity >= 2 && *min_nargs >= state->arity) {
+            Py_INCREF(condition);
+            *dtypes = condition;
+        }
         else if (PyTuple_CheckExact(condition)
                  && ((state->arity >= 1 && *min_nargs >= state->arity)
                      || (state->arity == CURRENT && leading_types_condition(condition, *min_nargs)))) {
@@ -407,7 +413,7 @@ native_common_case(FrontState *state, PyObject *target, PyObject **native, PyObj
         /* (an error, or a shape condition without arrays to compare: none) */
         ok = *same_shape >= 0 && (*same_shape == 0 || (state->arity >= 2 && *min_nargs >= state->arity));
         PyErr_Clear();
-        if (ok && *same_shape && (*dtypes == NULL || *leading)) {
+        if (ok && *same_shape && (*dtypes == NULL || *dtypes == Py_Ellipsis || *leading)) {
             ok = 0; /* (the shapes are compared where the dtypes of one kind are) */
         }
         if (!ok) {
@@ -702,6 +708,10 @@ native_for_call(FrontState *state, PyObject *const *args, Py_ssize_t nargs, PyOb
             Py_CLEAR(*keywords);
             return NULL;
         }
+    }
+    if (allowed == Py_Ellipsis) { /* (one type, checked above) */
+        Py_INCREF(native);
+        return native;
     }
     /* (.dtype may run Python code that changes the front's last hit: hold on to this one's) */
     Py_INCREF(native);

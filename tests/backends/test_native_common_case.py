@@ -121,6 +121,8 @@ def _native_call(spec: tuple, qualname: str, args: tuple, kwargs: dict) -> dict 
         arrays = args[: _arity(qualname)]
         if len({type(a) for a in arrays}) != 1:
             return None
+        if dtypes is Ellipsis:  # (one_type: arrays of one type, any dtypes)
+            return kept
         if len(dtypes) == 2 and all(type(d) is tuple for d in dtypes):  # (leading, shared)
             if not any(getattr(arrays[0], "dtype", None) is d for d in dtypes[0]):
                 return None
@@ -257,6 +259,7 @@ _ROUTES = [
                             "full_like(x, 2, dtype=hd.float64, device=torch.device('cpu'))"],
      ["full_like(i, 2)", "full_like(x, 2, dtype=hd.int8)", "full_like(x, 2, dtype=torch.float64)"]),
     ("torch", "tanh", ["tanh(x)"], ["tanh(c)"]),
+    ("tensorflow", "equal", ["equal(x, x)", "equal(x, i)"], ["equal(x, 1.0)", "equal(i, 2)", "equal(2, i)"]),
     ("torch", "where", ["where(x > 0, x, x)", "where(i > 0, c, c)"],
      ["where(x, x, x)", "where(x > 0, x, i)", "where(x > 0, x, 1.0)"]),
     ("torch", "matmul", ["matmul(x, x)", "matmul(i, i)", "matmul(c, c)"], ["matmul(x, i)", "matmul(i, x)"]),

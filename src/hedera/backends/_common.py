@@ -570,6 +570,7 @@ def native_common_case(
     arg_types: Sequence[Sequence[type]] | None = None,
     translated: Mapping[str, KeywordTranslation] | None = None,
     leading: Sequence[Any] | None = None,
+    one_type: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a conformance shim with its common case, which the C front then calls directly.
 
@@ -586,7 +587,9 @@ def native_common_case(
     ``dtypes``), whose leading positional arguments are each of one of the types of their item
     of ``arg_types`` (exactly: ``zeros(3)``, not ``zeros((3,))``). With ``leading`` (dtypes too),
     the first array's dtype is one of ``leading`` and only the others share one of ``dtypes``
-    (``where``'s bool condition and its operands). ``native`` gets the positional
+    (``where``'s bool condition and its operands). With ``one_type`` (no ``dtypes``), the array
+    arguments are of one type, whatever their dtypes: two TensorFlow tensors, not a tensor and a
+    Python scalar, which the native would convert itself. ``native`` gets the positional
     arguments and the forwarded and translated keywords.
 
     The C front (hedera/_fastfront.c) then calls ``native`` itself and skips the shim's Python
@@ -603,6 +606,7 @@ def native_common_case(
     assert arg_types is None or 1 <= len(arg_types) <= least, "types of arguments every such call has"
     assert most <= MAX_FORWARDED, "the C front ignores a spec of more arguments than it forwards"
     assert leading is None or (dtypes is not None and not same_shape), "leading: the first array's dtypes"
+    assert not one_type or (dtypes is None and arg_types is None and not same_shape), "one_type: no dtypes"
 
     def mark(shim: Callable[..., Any]) -> Callable[..., Any]:
         # (only parameters no positional argument of such a call can fill: f(x, 0, axis=0) must fail)
@@ -616,7 +620,9 @@ def native_common_case(
         keywords.update(dict.fromkeys(forwarded, ...))
         keywords.update({name: t.entry(keywords[name]) for name, t in translated.items()})
         if arg_types is not None:
-            condition: tuple | None = tuple(tuple(types) for types in arg_types)
+            condition: Any = tuple(tuple(types) for types in arg_types)
+        elif one_type:
+            condition = ...
         elif leading is not None:
             condition = (tuple(leading), tuple(dtypes))  # type: ignore[arg-type]
         else:

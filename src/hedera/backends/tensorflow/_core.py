@@ -717,6 +717,34 @@ def small_constant(value: int, dtype: tf.DType) -> tf.Tensor:
     return found
 
 
+def check_int_operand(value: int, other: Any, fname: str, argname: str) -> None:
+    """Raise InvalidArgumentError for a Python int operand outside uint64's range against a uint64
+    tensor ``other``, which TF cannot convert safely.
+
+    TF's conversion of such an int to uint64 wraps it and leaves Python's OverflowError set; TF's
+    scalar cache then aborts the process (``Check failed: !PyErr_Occurred()``) where the int's
+    hash meets another cached int, or the op answers with the wrapped value. Every other int TF
+    converts or refuses with an error of its own."""
+    if 0 <= value < _UINT64_END or _enum_of(other) != _UINT64_ENUM:
+        return
+    raise InvalidArgumentError(
+        f"{fname}: {argname}={value} does not fit the other operand's dtype (uint64); "
+        "cast it, or the array, first"
+    )
+
+
+def _enum_of(x: Any) -> int | None:
+    try:
+        return x._datatype_enum()
+    except AttributeError:
+        dtype = getattr(x, "dtype", None)
+        return dtype.as_datatype_enum if isinstance(dtype, tf.DType) else None
+
+
+_UINT64_END = 2**64
+_UINT64_ENUM = tf.uint64.as_datatype_enum
+
+
 def nonzero_mask(x: Any) -> Any:
     """``x != 0`` as a bool tensor of ``x``'s shape (``x`` itself where it is bool; NaN is non-zero,
     -0.0 is zero): one op, against a cached host zero for an eager tensor, where

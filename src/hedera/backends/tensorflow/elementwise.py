@@ -33,6 +33,7 @@ from ._core import (
     SIGNED_OF,
     UNSIGNED,
     all_finite,
+    check_int_operand,
     constant,
     is_complex,
     promote,
@@ -88,6 +89,13 @@ def _binary(op, name: str, doc: str):
         # type() and one or two identity tests; a nonzero float adds one truth test (``not x2``)
         if kind1 is eager and kind is eager:
             pass
+        elif kind is int or kind1 is int:  # (one TF may not convert safely: check_int_operand)
+            if kind is int:
+                check_int_operand(x2, x1, name, "x2")
+            if kind1 is int:
+                check_int_operand(x1, x2, name, "x1")
+            if kind1 in _PY_SCALAR_TYPES and kind in _PY_SCALAR_TYPES:
+                x1, x2 = promote(x1, x2)
         elif kind1 in _PY_SCALAR_TYPES:  # TF converts a left scalar to x2's dtype: the same checks
             if kind in _PY_SCALAR_TYPES:
                 x1, x2 = promote(x1, x2)
@@ -136,9 +144,10 @@ def _comparison(op, name: str, doc: str):
     sees: ``-0.0 == 0.0``, ``x < -0.0`` is ``x < 0.0``), or converts to the standard's dtype where
     TF refuses the scalar (``less(int64, 0.0)``: TF raises, and the C front calls the shim).
     So the C front calls the op directly, without the shim's Python frame (~0.4-0.8 us on the shared
-    2-core machine), for every two positional operands.
+    2-core machine), for two tensors (``one_type``): a Python int goes to the shim, which checks
+    that TF can convert it (check_int_operand).
     """
-    return native_common_case(op, 2)(_binary(op, name, doc))
+    return native_common_case(op, 2, one_type=True)(_binary(op, name, doc))
 
 
 equal = _comparison(_gm.equal, "equal", "``x1 == x2``, with the standard's type promotion.")
@@ -408,16 +417,19 @@ def _bitwise(op, logical, name: str, doc: str):
             enum = x1._datatype_enum()
             if enum == x2._datatype_enum() and enum != _BOOL_ENUM:
                 return op(x1, x2)
+        if type(x2) is int:
+            check_int_operand(x2, x1, name, "x2")
+        if type(x1) is int:
+            check_int_operand(x1, x2, name, "x1")
         x1, x2 = _promoted(x1, x2)
         return logical(x1, x2) if x1.dtype is tf.bool else op(x1, x2)
 
     bitwise.__name__ = bitwise.__qualname__ = name
     bitwise.__doc__ = doc
-    # the C front calls the op itself for two positional operands: where it returns an answer it is
-    # the shim's (one integer dtype; a Python int converted as the shim's tf.constant converts it,
-    # wrapping out-of-range values alike); bools (no kernel), mixed dtypes and Python floats raise,
-    # and the shim decides
-    return native_common_case(op, 2)(bitwise)
+    # the C front calls the op itself for two tensors: where it returns an answer it is the shim's
+    # (one integer dtype); bools (no kernel) and mixed dtypes raise, and the shim decides. Not for a
+    # Python int, which TF's own conversion may wrap (check_int_operand)
+    return native_common_case(op, 2, one_type=True)(bitwise)
 
 
 _BOOL_ENUM = tf.bool.as_datatype_enum
