@@ -175,6 +175,9 @@ def host(fn: Any, qualname: str | None = None) -> Any:
         return _from_host(fn(*hargs, **hkwargs), ctx)
 
     on_host.__module__ = __name__.rpartition(".")[0]
+    # (functools.wraps copied fn's __dict__: a native common case of the numpy backend's, which the
+    # C front would call with MXNet arrays, skipping the copies to and from the host)
+    on_host.__dict__.pop("__hedera_native__", None)
     signature = _table_signature(name)
     if signature is not None:  # the numpy backend may alias a ufunc (np.invert), which has none
         on_host.__signature__ = signature
