@@ -123,7 +123,9 @@ def _binary(op, name: str, doc: str):
 
     binary.__name__ = binary.__qualname__ = name
     binary.__doc__ = doc
-    return binary
+    # the C front calls the op itself for two tensors (one_type): where it answers (one dtype), the
+    # answer is the shim's; mixed dtypes raise, and the shim promotes
+    return native_common_case(op, 2, one_type=True)(binary)
 
 
 add = _binary(_gm.add_v2, "add", "``x1 + x2``, with the standard's type promotion.")
@@ -147,7 +149,7 @@ def _comparison(op, name: str, doc: str):
     2-core machine), for two tensors (``one_type``): a Python int goes to the shim, which checks
     that TF can convert it (check_int_operand).
     """
-    return native_common_case(op, 2, one_type=True)(_binary(op, name, doc))
+    return _binary(op, name, doc)
 
 
 equal = _comparison(_gm.equal, "equal", "``x1 == x2``, with the standard's type promotion.")
