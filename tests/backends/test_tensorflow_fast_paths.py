@@ -7,6 +7,8 @@ TF's Python wrappers run the same ops: same values, dtypes and shapes as ``tf.re
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -911,3 +913,21 @@ def test_ints_out_of_uint64s_range_are_refused_before_tf_converts_them(name) -> 
                     f(*args)
     np.testing.assert_array_equal(front(x, 3).numpy(), shim(x, 3).numpy())  # (ints that fit answer)
     assert shim.__hedera_native__[3] is Ellipsis  # (two tensors only: a Python int goes to the shim)
+
+
+def test_small_constants_keep_the_sign_of_zero_and_tfs_rounding() -> None:
+    """The one cache of 0-d host constants (isclose's tolerances, hypot's inf, logaddexp's log 2,
+    axes, fill values): -0.0 and 0.0 are two entries (TF's own scalar cache mixes them), a float is
+    rounded as tf.constant rounds it (float16 through float32), 0 and 1 make bools."""
+    from hedera.backends.tensorflow._core import small_constant
+
+    for first, second in ((-0.0, 0.0), (0.0, -0.0)):
+        for value in (first, second):
+            got = small_constant(value, tf.float32).numpy()
+            assert got == 0.0 and np.signbit(got) == np.signbit(value)
+    awkward = 1 + 2**-11 + 2**-40  # (rounds up through float32, down straight to float16)
+    for dtype in (tf.float16, tf.bfloat16, tf.float32, tf.float64):
+        for value in (awkward, math.log(2.0), 1e-8, math.inf):
+            want = tf.constant(value, dtype).numpy().tobytes()
+            assert small_constant(value, dtype).numpy().tobytes() == want
+    assert small_constant(1, tf.bool).numpy() is np.True_ and small_constant(0, tf.bool).numpy() is np.False_

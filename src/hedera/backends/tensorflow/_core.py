@@ -700,20 +700,30 @@ def check_index_dtype(fname: str, argname: str, indices: Any) -> None:
     check_integer_indices(fname, argname, indices)
 
 
-_SMALL_CONSTANTS: dict[tuple[int, int], tf.Tensor] = {}
+_SMALL_CONSTANTS: dict[tuple, tf.Tensor] = {}
+_SMALL_CONSTANTS_SIZE = 256
 
 
-def small_constant(value: int, dtype: tf.DType) -> tf.Tensor:
-    """The int ``value`` (0 or 1, say) as a cached eager 0-d tensor of ``dtype``, on the host.
+def small_constant(value: float, dtype: tf.DType) -> tf.Tensor:
+    """The Python int or float ``value`` (0, 1, an axis, a tolerance, inf) as a cached eager 0-d
+    tensor of ``dtype``, on the host: a nonzero float rounded as ``tf.constant(value, dtype)`` rounds
+    it (through float32 for float16, unlike NumPy), an int or a zero through NumPy (which also makes
+    0 and 1 bools).
 
     For the operands of eager ops that TF's Python makes anew on each call (``tf.one_hot``'s on and
-    off values, ``tf.zeros``' value): only where the op runs eagerly.
+    off values, ``tf.zeros``' value, isclose's tolerances): only where the op runs eagerly. A
+    float's key holds its sign, so that -0.0 does not find 0.0's entry.
     """
-    found = _SMALL_CONSTANTS.get((id(dtype), value))
+    key = (id(dtype), value, math.copysign(1.0, value)) if type(value) is float else (id(dtype), value)
+    found = _SMALL_CONSTANTS.get(key)
     if found is None:
         with tf.device("/CPU:0"):
-            found = tf.constant(np.array(value, dtype.as_numpy_dtype))
-        _SMALL_CONSTANTS[(id(dtype), value)] = found
+            if type(value) is float and value:  # (a zero through NumPy: TF's scalar cache mixes 0.0, -0.0)
+                found = tf.constant(value, dtype)
+            else:
+                found = tf.constant(np.array(value, dtype.as_numpy_dtype))
+        if len(_SMALL_CONSTANTS) < _SMALL_CONSTANTS_SIZE:
+            _SMALL_CONSTANTS[key] = found
     return found
 
 
@@ -725,7 +735,7 @@ def check_int_operand(value: int, other: Any, fname: str, argname: str) -> None:
     scalar cache then aborts the process (``Check failed: !PyErr_Occurred()``) where the int's
     hash meets another cached int, or the op answers with the wrapped value. Every other int TF
     converts or refuses with an error of its own."""
-    if 0 <= value < _UINT64_END or _enum_of(other) != _UINT64_ENUM:
+    if 0 <= value < _UINT64_END or getattr(other, "dtype", None) is not tf.uint64:
         return
     raise InvalidArgumentError(
         f"{fname}: {argname}={value} does not fit the other operand's dtype (uint64); "
@@ -733,16 +743,7 @@ def check_int_operand(value: int, other: Any, fname: str, argname: str) -> None:
     )
 
 
-def _enum_of(x: Any) -> int | None:
-    try:
-        return x._datatype_enum()
-    except AttributeError:
-        dtype = getattr(x, "dtype", None)
-        return dtype.as_datatype_enum if isinstance(dtype, tf.DType) else None
-
-
 _UINT64_END = 2**64
-_UINT64_ENUM = tf.uint64.as_datatype_enum
 
 
 def nonzero_mask(x: Any) -> Any:

@@ -370,31 +370,10 @@ def _eager_hypot(x1, x2):
     out = _gm.select_v2(at_zero, zero, out)
     if all_finite(x1) and all_finite(x2):
         return out
-    return _gm.select_v2(_gm.logical_or(_gm.is_inf(a), _gm.is_inf(b)), _infinity(dtype), out)
+    return _gm.select_v2(_gm.logical_or(_gm.is_inf(a), _gm.is_inf(b)), small_constant(math.inf, dtype), out)
 
 
-_INFINITIES: dict[int, tf.Tensor] = {}
-
-
-def _infinity(dtype):
-    """``+inf`` as a cached host tensor of the float ``dtype``."""
-    found = _INFINITIES.get(id(dtype))
-    if found is None:
-        with tf.device("/CPU:0"):
-            found = _INFINITIES[id(dtype)] = tf.constant(math.inf, dtype)
-    return found
-
-
-_LOG_TWOS: dict[int, tf.Tensor] = {}
-
-
-def _log_two(dtype):
-    """``log(2)`` as a cached host tensor of the float ``dtype``."""
-    found = _LOG_TWOS.get(id(dtype))
-    if found is None:
-        with tf.device("/CPU:0"):
-            found = _LOG_TWOS[id(dtype)] = tf.constant(math.log(2.0), dtype)
-    return found
+_LOG_TWO = math.log(2.0)
 
 
 def logaddexp(x1, x2, /):
@@ -404,7 +383,7 @@ def logaddexp(x1, x2, /):
         # (the same ops called directly, log(2) cached: TF's operators and tf.where cost ~2x the ops)
         out = _gm.log1p(_gm.exp(_gm.neg(_gm._abs(_gm.sub(x1, x2)))))
         out = _gm.add_v2(_gm.maximum(x1, x2), out)
-        return _gm.select_v2(_gm.equal(x1, x2), _gm.add_v2(x1, _log_two(x1.dtype)), out)
+        return _gm.select_v2(_gm.equal(x1, x2), _gm.add_v2(x1, small_constant(_LOG_TWO, x1.dtype)), out)
     out = _gm.maximum(x1, x2) + _gm.log1p(_gm.exp(-_gm._abs(x1 - x2)))
     # equal arguments (infinities included, where x1 - x2 is NaN): x + log(2)
     return tf.where(tf.equal(x1, x2), x1 + tf.constant(math.log(2.0), x1.dtype), out)

@@ -56,8 +56,8 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
     real = x1.dtype.real_dtype
     if all_finite(x1) and all_finite(x2) and type(atol) in _TOLERANCES and type(rtol) in _TOLERANCES:
         # (no NaN or infinity to special-case: the comparison alone, TF's ops as tf.abs & co run them)
-        margin = gen_math_ops.mul(_tolerance(rtol, real), gen_math_ops._abs(x2))
-        margin = gen_math_ops.add_v2(_tolerance(atol, real), margin)
+        margin = gen_math_ops.mul(small_constant(rtol, real), gen_math_ops._abs(x2))
+        margin = gen_math_ops.add_v2(small_constant(atol, real), margin)
         return gen_math_ops.less_equal(gen_math_ops._abs(gen_math_ops.sub(x1, x2)), margin)
     diff = tf.abs(x1 - x2)
     close = diff <= tf.constant(atol, real) + tf.constant(rtol, real) * tf.abs(x2)
@@ -69,20 +69,6 @@ def isclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 _TOLERANCES = frozenset((float, int))
-_TOLERANCE_CACHE: dict[tuple[int, type, float], tf.Tensor] = {}
-
-
-def _tolerance(value, dtype):
-    """``tf.constant(value, dtype)`` (a Python float or int), cached on the host per dtype and value
-    (the sign of a zero tolerance cannot change a comparison with a sum)."""
-    key = (id(dtype), type(value), value)
-    found = _TOLERANCE_CACHE.get(key)
-    if found is None:
-        with tf.device("/CPU:0"):
-            found = tf.constant(value, dtype)
-        if len(_TOLERANCE_CACHE) < 64:
-            _TOLERANCE_CACHE[key] = found
-    return found
 
 
 def allclose(x1, x2, /, *, rtol=1e-05, atol=1e-08, equal_nan=False):
