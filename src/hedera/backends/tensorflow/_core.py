@@ -756,6 +756,9 @@ def nonzero_mask(x: Any) -> Any:
     return gen_math_ops.not_equal(x, zero)
 
 
+#: int32's DType number, the dtype of most shape and axis operands (shape_operand's ``enum``)
+INT32_ENUM = tf.int32.as_datatype_enum
+
 _SHAPE_OPERANDS: dict[tuple, tf.Tensor] = {}
 _SHAPE_CACHE_SIZE = 256
 

@@ -23,6 +23,7 @@ from ._core import (
     _EAGER,
     DEFAULT_FLOAT,
     INEXACT,
+    INT32_ENUM,
     DTypeSet,
     all_finite,
     check_index_dtype,
@@ -270,11 +271,8 @@ def _eager_slice(x, axis, n, start, stop):
     sizes = [-1] * len(x.shape)
     sizes[axis] = max(stop - start, 0)
     return gen_array_ops._slice(
-        x, shape_operand(begin, _INT32_ENUM), shape_operand(sizes, _INT32_ENUM, minimum=-1)
+        x, shape_operand(begin, INT32_ENUM), shape_operand(sizes, INT32_ENUM, minimum=-1)
     )
-
-
-_INT32_ENUM = tf.int32.as_datatype_enum
 
 
 def top_k(x, k, /, *, axis=-1, largest=True):

@@ -19,6 +19,7 @@ import tensorflow as tf
 from ...errors import DtypeError, InvalidArgumentError, ShapeError
 from .._common import check_index_update_op, check_integer_indices, normalize_axis
 from ._core import (
+    INT32_ENUM,
     INTEGER,
     broadcast_shape,
     constant,
@@ -276,19 +277,16 @@ def _eager_take_along_axis(x, indices, axis, rank):
     last = rank - 1
     if axis != last:
         perm = [a for a in range(rank) if a != axis] + [axis]
-        x = gen_array_ops.transpose(x, shape_operand(perm, _INT32_ENUM))
-        indices = gen_array_ops.transpose(indices, shape_operand(perm, _INT32_ENUM))
+        x = gen_array_ops.transpose(x, shape_operand(perm, INT32_ENUM))
+        indices = gen_array_ops.transpose(indices, shape_operand(perm, INT32_ENUM))
     out = gen_array_ops.gather_v2(x, indices, small_constant(last, tf.int32), batch_dims=last)
     if axis != last:
         inverse = [*range(axis), last, *range(axis, last)]
-        out = gen_array_ops.transpose(out, shape_operand(inverse, _INT32_ENUM))
+        out = gen_array_ops.transpose(out, shape_operand(inverse, INT32_ENUM))
     return out
 
 
 def _eager_broadcast(x, shape, target):
     if shape == target:
         return x
-    return gen_array_ops.broadcast_to(x, shape_operand(target, _INT32_ENUM))
-
-
-_INT32_ENUM = tf.int32.as_datatype_enum
+    return gen_array_ops.broadcast_to(x, shape_operand(target, INT32_ENUM))

@@ -19,6 +19,7 @@ from ._core import (
     _EAGER,
     COMPLEX,
     INEXACT,
+    INT32_ENUM,
     DTypeSet,
     broadcast_shape,
     is_complex,
@@ -153,7 +154,7 @@ def matrix_power(x, n, /):
     if result is None:  # n == 0: identity matrices
         if type(x) is _EAGER:  # (tf.eye and tf.broadcast_to convert Python shapes: ~0.2 ms)
             return gen_array_ops.broadcast_to(
-                _eye(x.shape[-1], x.dtype), shape_operand(tuple(x.shape), _INT32_ENUM)
+                _eye(x.shape[-1], x.dtype), shape_operand(tuple(x.shape), INT32_ENUM)
             )
         shape = shape_list(x)
         return tf.broadcast_to(tf.eye(shape[-1], dtype=x.dtype), shape)
@@ -387,7 +388,7 @@ def _eager_vector_norm(x, axes, keepdims, ord):
     if x.dtype not in INEXACT:
         x = gen_math_ops.cast(x, tf.float32)
     a = gen_math_ops._abs(x)
-    axes = shape_operand(tuple(axes), _INT32_ENUM)
+    axes = shape_operand(tuple(axes), INT32_ENUM)
     keepdims = bool(keepdims)
     if ord == 2:
         return gen_math_ops.sqrt(gen_math_ops._sum(gen_math_ops.mul(a, a), axes, keepdims))
@@ -396,6 +397,3 @@ def _eager_vector_norm(x, axes, keepdims, ord):
     if ord > 0:
         return gen_math_ops._max(a, axes, keepdims)
     return gen_math_ops._min(a, axes, keepdims)
-
-
-_INT32_ENUM = tf.int32.as_datatype_enum

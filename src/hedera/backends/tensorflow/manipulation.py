@@ -20,7 +20,7 @@ from .._common import (
     normalize_axis,
     repeat_axis_of_0d,
 )
-from ._core import broadcast_shape, dtype_enum, ndim, promote_many, shape_list, shape_operand
+from ._core import INT32_ENUM, broadcast_shape, dtype_enum, ndim, promote_many, shape_list, shape_operand
 from ._private import EagerTensor, gen_array_ops
 
 __all__ = names_in("manipulation")  # the API table's manipulation rows
@@ -218,7 +218,7 @@ def reshape(x, /, shape, *, copy=None):
     An eager ``x`` is reshaped by TF's op with the shape as a cached tensor (``_core.shape_operand``:
     tf.reshape converts a Python shape on its slow path, ~60 us of a ~70 us call)."""
     if type(x) is EagerTensor:
-        out = gen_array_ops.reshape(x, shape_operand(shape, _INT32_ENUM, minimum=-1))
+        out = gen_array_ops.reshape(x, shape_operand(shape, INT32_ENUM, minimum=-1))
     else:
         out = tf.reshape(x, shape)
     return tf.identity(out) if copy else out
@@ -228,8 +228,8 @@ def roll(x, /, shift, *, axis=None):
     """``x`` shifted by ``shift`` along ``axis`` (the flattened array if None), wrapping around."""
     if axis is None:
         if type(x) is EagerTensor:  # (tf.reshape's Python shapes and tf.shape: ~0.2 ms at 1 element)
-            flat = gen_array_ops.reshape(x, shape_operand((-1,), _INT32_ENUM, minimum=-1))
-            return gen_array_ops.reshape(tf.roll(flat, shift, 0), shape_operand(tuple(x.shape), _INT32_ENUM))
+            flat = gen_array_ops.reshape(x, shape_operand((-1,), INT32_ENUM, minimum=-1))
+            return gen_array_ops.reshape(tf.roll(flat, shift, 0), shape_operand(tuple(x.shape), INT32_ENUM))
         return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
     axes = [axis] if isinstance(axis, int) else list(axis)
     shifts = [shift] * len(axes) if isinstance(shift, int) else list(shift)
@@ -264,11 +264,11 @@ def tile(x, repetitions, /):
     reps = list(repetitions)
     rank = ndim(x)
     if len(reps) > rank:
-        x = gen_array_ops.reshape(x, shape_operand([1] * (len(reps) - rank) + shape_list(x), _INT32_ENUM))
+        x = gen_array_ops.reshape(x, shape_operand([1] * (len(reps) - rank) + shape_list(x), INT32_ENUM))
     elif len(reps) < rank:
         reps = [1] * (rank - len(reps)) + reps
     # (the multiples as a cached tensor: TF converts a Python list on its slow path, ~45 us)
-    multiples = shape_operand(reps, _INT32_ENUM) if reps else _NO_REPS
+    multiples = shape_operand(reps, INT32_ENUM) if reps else _NO_REPS
     if dtype_enum(x) != _UINT16:
         return gen_array_ops.tile(x, multiples)
     y, undo = _as_int16(x)
@@ -276,7 +276,6 @@ def tile(x, repetitions, /):
 
 
 _UINT16 = tf.uint16.as_datatype_enum
-_INT32_ENUM = tf.int32.as_datatype_enum
 _NO_REPS = np.zeros(0, np.int32)  # (an empty list would convert to float32)
 
 

@@ -16,6 +16,7 @@ from ...errors import InvalidArgumentError, ShapeError
 from .._common import check_integer_indices, normalize_axes, normalize_axis
 from ._core import (
     DEFAULT_INDEX,
+    INT32_ENUM,
     REAL_FLOAT,
     REAL_FLOAT_ENUMS,
     dtype_enum,
@@ -106,14 +107,11 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         return _searchsorted_nan(x1, x2, side)
     bound = gen_array_ops.lower_bound if side == "left" else gen_array_ops.upper_bound
     if type(x2) is EagerTensor:  # TF's ops, the shapes as cached tensors (tf.searchsorted: ~10 ops' worth)
-        values = gen_array_ops.reshape(x2, shape_operand((1, -1), _INT32_ENUM, minimum=-1))
+        values = gen_array_ops.reshape(x2, shape_operand((1, -1), INT32_ENUM, minimum=-1))
         out = bound(gen_array_ops.expand_dims(x1, 0), values, out_type=DEFAULT_INDEX)
-        return gen_array_ops.reshape(out, shape_operand(tuple(x2.shape), _INT32_ENUM))
+        return gen_array_ops.reshape(out, shape_operand(tuple(x2.shape), INT32_ENUM))
     out = tf.searchsorted(x1[None, :], tf.reshape(x2, [1, -1]), side=side, out_type=DEFAULT_INDEX)
     return tf.reshape(out, tf.shape(x2))
-
-
-_INT32_ENUM = tf.int32.as_datatype_enum
 
 
 def _searchsorted_nan(x1, x2, side):

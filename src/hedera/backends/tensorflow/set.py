@@ -20,6 +20,7 @@ from ..._api import names_in
 from .._common import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._core import (
     DEFAULT_INDEX,
+    INT32_ENUM,
     INTEGER,
     dtype_enum,
     may_hold_nan,
@@ -39,7 +40,7 @@ def isin(x1, x2, /, *, invert=False):
     x1, x2 = promote(x1, x2)
     if type(x1) is EagerTensor and type(x2) is EagerTensor:  # (the same ops, operands cached)
         last = small_constant(-1, tf.int32)
-        flat = gen_array_ops.reshape(x2, shape_operand((-1,), _INT32_ENUM, minimum=-1))
+        flat = gen_array_ops.reshape(x2, shape_operand((-1,), INT32_ENUM, minimum=-1))
         hits = gen_math_ops.equal(gen_array_ops.expand_dims(x1, last), flat)
         hits = gen_math_ops._any(hits, last, False)
         return gen_math_ops.logical_not(hits) if invert else hits
@@ -73,7 +74,7 @@ def _fast_groups(x):
     kind = dtype_enum(x)
     if kind not in _INTEGER_ENUMS and kind != _BOOL_ENUM and (kind not in _FLOAT_ENUMS or may_hold_nan(x)):
         return None
-    flat = gen_array_ops.reshape(x, shape_operand((-1,), _INT32_ENUM, minimum=-1))
+    flat = gen_array_ops.reshape(x, shape_operand((-1,), INT32_ENUM, minimum=-1))
     # ascending order is top_k's of a flipped key: ~x for integers (-x would overflow), 0 - x for
     # floats (not -x: -0.0 and 0.0 must be one key, and UniqueWithCounts hashes float16's bits)
     if kind == _BOOL_ENUM:
@@ -89,7 +90,6 @@ def _fast_groups(x):
 
 
 _BOOL_ENUM = tf.bool.as_datatype_enum
-_INT32_ENUM = tf.int32.as_datatype_enum
 _INTEGER_ENUMS = frozenset(d.as_datatype_enum for d in INTEGER.dtypes)
 _FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (tf.float16, tf.float32, tf.float64))
 
@@ -102,7 +102,7 @@ def _fast_inverse(groups, x):
     # inverse[order[i]] = group[i]
     positions = gen_array_ops.invert_permutation(groups.order)
     inverse = gen_array_ops.gather_v2(groups.group, positions, small_constant(0, tf.int32))
-    return gen_array_ops.reshape(inverse, shape_operand(tuple(x.shape), _INT32_ENUM))
+    return gen_array_ops.reshape(inverse, shape_operand(tuple(x.shape), INT32_ENUM))
 
 
 def unique_values(x, /):

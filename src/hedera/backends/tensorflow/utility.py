@@ -7,7 +7,16 @@ import tensorflow as tf
 from ..._api import names_in
 from ...errors import InvalidArgumentError
 from .._common import normalize_axis
-from ._core import as_tensor, ndim, nonzero_mask, reduction_axes, shape_list, shape_operand, small_constant
+from ._core import (
+    INT32_ENUM,
+    as_tensor,
+    ndim,
+    nonzero_mask,
+    reduction_axes,
+    shape_list,
+    shape_operand,
+    small_constant,
+)
 from ._private import EagerTensor, gen_array_ops, gen_math_ops
 
 __all__ = names_in("utility")  # the API table's utility rows
@@ -86,13 +95,10 @@ def _eager_diff(x, axis, n):
         length = shape[axis]
         sizes = [-1] * len(shape)
         sizes[axis] = max(length - 1, 0)
-        sizes = shape_operand(sizes, _INT32_ENUM, minimum=-1)
+        sizes = shape_operand(sizes, INT32_ENUM, minimum=-1)
         begin = [0] * len(shape)
-        lower = gen_array_ops._slice(x, shape_operand(begin, _INT32_ENUM), sizes)
+        lower = gen_array_ops._slice(x, shape_operand(begin, INT32_ENUM), sizes)
         begin[axis] = min(length, 1)
-        upper = gen_array_ops._slice(x, shape_operand(begin, _INT32_ENUM), sizes)
+        upper = gen_array_ops._slice(x, shape_operand(begin, INT32_ENUM), sizes)
         x = gen_math_ops.not_equal(upper, lower) if is_bool else gen_math_ops.sub(upper, lower)
     return x
-
-
-_INT32_ENUM = tf.int32.as_datatype_enum
